@@ -1,0 +1,22 @@
+// The API server: one object, host-free. Hosts call createApiServer once and then handle() per
+// request. Everything else in src/core hangs off this.
+import type { ApiRequest, ApiResponse } from './types';
+import type { KvBackend } from './storage/types';
+
+export interface ApiServerOptions {
+  /** Durable backend; defaults to the in-memory one. */
+  backend?: KvBackend;
+  /** How long history (watch resume, continue tokens, reads at past revisions) is kept. Default 5 minutes. */
+  historyWindowMs?: number;
+  /** Address advertised in legacy discovery (`serverAddressByClientCIDRs`). */
+  serverAddress?: string;
+}
+
+export interface ApiServer {
+  handle(req: ApiRequest): Promise<ApiResponse>;
+  /** From now on readyz fails (`[-]shutdown failed`); open watches end cleanly. */
+  beginShutdown(): void;
+  close(): Promise<void>;
+}
+
+export { createApiServer } from './server/apiserver';

@@ -1,0 +1,159 @@
+// The storage contract between the API registry (above) and the MVCC store (below), and between
+// the MVCC store and its durable backends. Values are JSON text: a list body is a string join,
+// and a watch event is encoded once from the stored text.
+
+/** One key at one revision. `value` is the object's JSON text (it already carries its resourceVersion). */
+export interface KV {
+  key: string;
+  value: string;
+  /** Revision of the write that created this key (since its last deletion). */
+  createRev: number;
+  /** Revision of the last write to this key. */
+  modRev: number;
+}
+
+/**
+ * What an update callback decides. `put` receives the revision the write will commit at, so the
+ * stored JSON can carry `metadata.resourceVersion` without a second serialisation.
+ */
+export type Mutation =
+  | { kind: 'put'; encode: (rev: number) => string }
+  | { kind: 'delete' }
+  | { kind: 'none' };
+
+export interface UpdateResult {
+  /** The key after the write (absent after a delete or when it did not exist and nothing was put). */
+  kv?: KV;
+  /** The key before the write. */
+  prev?: KV;
+  /** False for `none` (no write, no revision consumed). */
+  changed: boolean;
+}
+
+/** A committed change, as watchers and the history window see it. */
+export interface StoreEvent {
+  type: 'put' | 'delete';
+  key: string;
+  /** Revision of this change. */
+  rev: number;
+  /** New value (put) — for delete, absent. */
+  value?: string;
+  /** Value before this change, absent for a create. */
+  prevValue?: string;
+  /** createRev of the key after a put (== rev for a create). */
+  createRev: number;
+}
+
+export interface RangeOptions {
+  /** Read at this past revision (from the history window). Default: latest committed. */
+  rev?: number;
+  /** Start strictly after this key (continue tokens). */
+  after?: string;
+  /** At most this many items; 0 or absent = all. */
+  limit?: number;
+  /** Keep only items the filter accepts (applied before the limit). */
+  filter?: (kv: KV) => boolean;
+}
+
+export interface RangeResult {
+  kvs: KV[];
+  /** The revision the range was read at. */
+  rev: number;
+  /** True when items beyond the last returned key match (the list was cut by the limit). */
+  more: boolean;
+  /** Items after the last returned key within the prefix, ignoring the filter (for remainingItemCount). */
+  remaining: number;
+}
+
+export interface WatchHandle {
+  cancel(): void;
+}
+
+/** Storage failures; the API layer maps them to Status errors. */
+export class StorageError extends Error {
+  constructor(
+    readonly code: 'KeyExists' | 'NotFound' | 'Expired' | 'TooLargeRevision' | 'Backend' | 'Unavailable',
+    message: string,
+    readonly key?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The MVCC store the API registry talks to (src/core/storage/mvcc.ts implements it). */
+export interface MvccStore {
+  /** Latest committed revision (0 for an empty store). */
+  readonly revision: number;
+  /** Reads and watches before this revision are gone: 410 Expired. */
+  readonly compactRevision: number;
+  /** Name of the backend, for health checks (`memory`, `indexeddb`). */
+  readonly backendName: string;
+
+  get(key: string, rev?: number): Promise<KV | undefined>;
+  /** Keys that start with `prefix`, in key order. */
+  range(prefix: string, opts?: RangeOptions): Promise<RangeResult>;
+  /** Number of current keys under `prefix`. Synchronous: answered from the key index. */
+  count(prefix: string): number;
+  /** Fails with StorageError('KeyExists') when the key exists. */
+  create(key: string, encode: (rev: number) => string): Promise<KV>;
+  /**
+   * Read-modify-write against the latest state (committed plus queued writes), atomically with
+   * respect to other writes. Errors thrown by `fn` reject the promise and write nothing.
+   */
+  update(key: string, fn: (current: KV | undefined) => Mutation): Promise<UpdateResult>;
+  /**
+   * Events for keys under `prefix` with rev > fromRev: replayed from history, then live, in
+   * revision order, delivered only after commit. Throws StorageError('Expired') when fromRev is
+   * older than the history window.
+   */
+  watch(prefix: string, fromRev: number, onEvent: (ev: StoreEvent) => void): WatchHandle;
+  /** Resolves once `rev` is committed; rejects with StorageError('TooLargeRevision') after timeoutMs. */
+  waitForRevision(rev: number, timeoutMs: number): Promise<void>;
+  /** Drop history older than the window now (also runs on its own timer). */
+  compact(): void;
+  /** Backend reachable and writable. */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** A record of the key index as a backend stores it. */
+export interface IndexRecord {
+  key: string;
+  createRev: number;
+  modRev: number;
+}
+
+/** One group-committed batch: every change in it lands in one backend transaction, or none does. */
+export interface CommitBatch {
+  /** The highest revision in the batch: the store's revision after this commit. */
+  revision: number;
+  puts: Array<IndexRecord & { value: string }>;
+  deletes: string[];
+  /** The events of this batch, for a durable history window (resume after a restart). */
+  events: StoreEvent[];
+  /** Events at or below this revision may be dropped from durable history. */
+  compactRevision: number;
+}
+
+export interface BackendState {
+  revision: number;
+  compactRevision: number;
+  index: IndexRecord[];
+  /** Retained history events, oldest first. */
+  events: StoreEvent[];
+}
+
+/** Durable storage under the MVCC store: in memory (Node default, tests) or IndexedDB (browser). */
+export interface KvBackend {
+  readonly name: string;
+  /** Load the key index and meta (not every value). */
+  open(): Promise<BackendState>;
+  /** Current values for these keys (undefined where missing). */
+  read(keys: string[]): Promise<Array<string | undefined>>;
+  /** Values of all current keys with this prefix, in key order. */
+  readPrefix(prefix: string): Promise<Array<[string, string]>>;
+  /** Persist a batch atomically. A synchronous backend may return void. */
+  commit(batch: CommitBatch): Promise<void> | void;
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
