@@ -10,6 +10,12 @@ export interface ApiServerOptions {
   historyWindowMs?: number;
   /** Address advertised in legacy discovery (`serverAddressByClientCIDRs`). */
   serverAddress?: string;
+  /** Watch length when the client sends no timeoutSeconds: random in [n, 2n) seconds. Default 30 minutes (kube: 30-60 min). */
+  defaultWatchSeconds?: number;
+  /** Upper bound on any watch (the browser host keeps watches short). */
+  maxWatchSeconds?: number;
+  /** How often watches with allowWatchBookmarks get a BOOKMARK. Default 60 s. */
+  bookmarkIntervalMs?: number;
 }
 
 export interface ApiServer {

@@ -35,4 +35,10 @@ export interface ResourceInfo {
   virtual?: boolean;
   /** True for CRD-backed resources. */
   custom?: boolean;
+  /** CRD scale subresource paths (`.spec.replicas`, ...). */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  /** CRD additionalPrinterColumns for Table output. */
+  printerColumns?: Array<{ name: string; type: string; format?: string; description?: string; priority?: number; jsonPath: string }>;
+  /** CRD openAPIV3Schema of this version (structural validation, OpenAPI, field validation). */
+  openAPIV3Schema?: Record<string, unknown>;
 }

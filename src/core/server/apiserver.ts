@@ -1,19 +1,87 @@
-// Placeholder until the dispatcher lands: answers /version so hosts can be built against it.
+// Builds the API server: storage, the resource catalog, resource hooks, bootstrap objects, the
+// dispatcher, health checks, and shutdown.
 import type { ApiServer, ApiServerOptions } from '../api';
 import type { ApiRequest, ApiResponse } from '../types';
+import { openMvccStore } from '../storage/mvcc';
+import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { Catalog } from '../registry/catalog';
+import type { RegistryContext } from '../registry/context';
+import { builtinResources } from '../schema';
+import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resources/namespaces';
+import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
+import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
+import { createDispatcher } from './dispatch';
+import { healthChecks } from './health';
+import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 
-export async function createApiServer(_opts: ApiServerOptions = {}): Promise<ApiServer> {
+export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const backend = opts.backend ?? createMemoryBackend();
+  const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs });
+  const catalog = new Catalog([...builtinResources]);
+  const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
+  registerNamespaceHooks(ctx);
+  registerServiceHooks(ctx);
+  registerCrdHooks(ctx);
+
+  let openapi: OpenApiService | undefined;
+  let openapiGen = -1;
+  const openapiService = (): OpenApiService => {
+    if (!openapi || openapiGen !== catalog.generation) {
+      const all = catalog.all();
+      const schemas = new Map<string, unknown>();
+      for (const r of all) if (r.custom && r.openAPIV3Schema) schemas.set(customSchemaKey(r.group, r.version, r.resource), r.openAPIV3Schema);
+      if (!openapi) openapi = createOpenApiService(all, schemas);
+      else openapi.update(all, schemas);
+      openapiGen = catalog.generation;
+    }
+    return openapi;
+  };
+
+  let started = false;
   let shuttingDown = false;
+  const watchStops = new Set<() => void>();
+  const dispatch = createDispatcher({
+    reg: ctx,
+    health: healthChecks(
+      async () => ((await mvcc.healthy()) ? undefined : 'storage backend is not available'),
+      () => started,
+      () => shuttingDown,
+    ),
+    openapi: openapiService,
+    serverAddress: opts.serverAddress ?? '127.0.0.1:8080',
+    watch: {
+      defaultWatchSeconds: opts.defaultWatchSeconds ?? 30 * 60,
+      maxWatchSeconds: opts.maxWatchSeconds,
+      bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+      maxCongestedEvents: 10_000,
+    },
+    activeWatches: {
+      add(stop) {
+        watchStops.add(stop);
+        return () => watchStops.delete(stop);
+      },
+    },
+  });
+
+  await bootstrapCrds(ctx);
+  await bootstrapNamespaces(ctx);
+  await bootstrapServices(ctx);
+  started = true;
+
   return {
-    async handle(req: ApiRequest): Promise<ApiResponse> {
-      const path = req.url.split('?')[0];
-      if (path === '/version') return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ major: '1', minor: '23', gitVersion: 'v1.23.17' }) };
-      if (path === '/readyz') return shuttingDown ? { status: 500, headers: {}, body: '[-]shutdown failed: reason withheld\nreadyz check failed\n' } : { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'ok' };
-      return { status: 404, headers: { 'Content-Type': 'application/json' }, body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}' };
+    handle(req: ApiRequest): Promise<ApiResponse> {
+      return dispatch(req);
     },
     beginShutdown() {
       shuttingDown = true;
+      for (const stop of [...watchStops]) stop();
     },
-    async close() {},
+    async close() {
+      shuttingDown = true;
+      ctx.closed = true;
+      for (const stop of [...watchStops]) stop();
+      await Promise.allSettled([...ctx.background]);
+      await mvcc.close();
+    },
   };
 }

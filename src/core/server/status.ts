@@ -18,6 +18,8 @@ export interface FieldError {
   field: string;
   /** The offending value (printed for Invalid, NotSupported, Duplicate, NotFound, TypeInvalid). */
   value?: unknown;
+  /** The value already rendered as Go prints it (e.g. `0x0`), when formatFieldValue would differ. */
+  valueText?: string;
   detail?: string;
   /** Supported values, for NotSupported. */
   supported?: string[];
@@ -63,7 +65,9 @@ export class ApiError extends Error {
 
   toStatus(): Status {
     // Field order as kube-apiserver writes it: ..., message, reason, details, code.
-    const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason } as Status;
+    const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message } as Status;
+    // An error that is not an API status (e.g. a storage precondition) has no reason, as in Go.
+    if (this.reason) s.reason = this.reason;
     if (this.details) s.details = this.details;
     s.code = this.code;
     return s;
@@ -177,7 +181,7 @@ export function fieldErrorBody(e: FieldError): string {
       s = 'Internal error';
       break;
     case 'FieldValueInvalid':
-      s = `Invalid value: ${formatFieldValue(e.value)}`;
+      s = `Invalid value: ${e.valueText ?? formatFieldValue(e.value)}`;
       break;
     case 'FieldValueNotSupported':
       s = `Unsupported value: ${formatFieldValue(e.value)}`;

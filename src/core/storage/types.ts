@@ -40,8 +40,14 @@ export interface StoreEvent {
   value?: string;
   /** Value before this change, absent for a create. */
   prevValue?: string;
-  /** createRev of the key after a put (== rev for a create). */
+  /** createRev of the key after a put (== rev for a create); for a delete, the deleted key's createRev. */
   createRev: number;
+  /**
+   * modRev of the key before this change, absent for a create. With prevValue and createRev it
+   * rebuilds the previous KV, so a store reopened from durable history can still answer reads at
+   * past revisions.
+   */
+  prevModRev?: number;
 }
 
 export interface RangeOptions {

@@ -1,0 +1,64 @@
+// A minimal keep-alive HTTP client for the benchmarks (node:http Agent; no fetch/undici so the
+// client's own overhead stays small and identical for the floor and the host).
+import { Agent, request } from 'node:http';
+
+export interface Hit {
+  status: number;
+  bytes: number;
+  body: string;
+}
+
+export function makeAgent(sockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets: sockets });
+}
+
+export function hit(agent: Agent, base: string, method: string, path: string, body?: string, keepBody = false): Promise<Hit> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(body));
+    }
+    const req = request(base + path, { method, agent, headers }, (res) => {
+      let bytes = 0;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (keepBody) chunks.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, body: keepBody ? Buffer.concat(chunks).toString() : '' }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The value at quantile q (0..1) of the samples (sorted in place). */
+export function quantile(samples: number[], q: number): number {
+  if (samples.length === 0) return NaN;
+  samples.sort((a, b) => a - b);
+  return samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+}
+
+/** Runs `op` n times one after another; returns per-call latencies in ms. */
+export async function sequential(n: number, op: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await op(i);
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+/** Runs `op` n times with `inFlight` concurrent workers; returns operations per second. */
+export async function concurrent(n: number, inFlight: number, op: (i: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next < n) await op(next++);
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return n / ((performance.now() - t0) / 1000);
+}

@@ -1,0 +1,136 @@
+// @kubernetes/client-node (v2, ESM, undici-based fetch) against the Node host: CRUD on
+// ConfigMaps and Deployments and a label-selector list.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, startCluster, type Cluster } from './harness';
+
+type K8s = typeof import('@kubernetes/client-node');
+
+let c: Cluster;
+interface Clients {
+  k8s: K8s;
+  core: import('@kubernetes/client-node').CoreV1Api;
+  apps: import('@kubernetes/client-node').AppsV1Api;
+}
+let loaded: Promise<Clients> | undefined;
+
+/** Loads the client, turning the Node-version failure into a message that says what to do. */
+async function loadClient(): Promise<K8s> {
+  try {
+    return await import('@kubernetes/client-node');
+  } catch (err) {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/undici/package.json'), 'utf8')) as { version: string; engines?: { node?: string } };
+    throw new Error(
+      `@kubernetes/client-node failed to load on Node ${process.version}: ${(err as Error).message}. ` +
+        `It depends on undici ${pkg.version}, which needs Node ${pkg.engines?.node ?? '(see its package.json)'}.`,
+    );
+  }
+}
+
+/** Loaded on first use inside each test, so a load failure fails the tests instead of skipping them. */
+function clients(): Promise<Clients> {
+  loaded ??= loadClient().then((k8s) => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(c.kubeconfig);
+    return { k8s, core: kc.makeApiClient(k8s.CoreV1Api), apps: kc.makeApiClient(k8s.AppsV1Api) };
+  });
+  return loaded;
+}
+
+beforeAll(async () => {
+  c = await startCluster();
+});
+afterAll(async () => {
+  await c?.stop();
+});
+
+/** The HTTP status of a rejected call (client-node throws ApiException with `code`). */
+async function statusOf(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+    return 200;
+  } catch (err) {
+    return (err as { code?: number }).code ?? -1;
+  }
+}
+
+describe('@kubernetes/client-node', () => {
+  it('creates, reads, replaces, patches and deletes a ConfigMap', async () => {
+    const { k8s, core } = await clients();
+    const namespace = 'default';
+    const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'cn-cm', labels: { app: 'cn' } }, data: { a: '1' } } });
+    expect(created.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.metadata?.creationTimestamp).toBeInstanceOf(Date);
+
+    const read = await core.readNamespacedConfigMap({ name: 'cn-cm', namespace });
+    expect(read.data).toEqual({ a: '1' });
+
+    read.data = { a: '2', b: '3' };
+    const replaced = await core.replaceNamespacedConfigMap({ name: 'cn-cm', namespace, body: read });
+    expect(replaced.data).toEqual({ a: '2', b: '3' });
+    expect(Number(replaced.metadata?.resourceVersion)).toBeGreaterThan(Number(created.metadata?.resourceVersion));
+
+    const patched = await core.patchNamespacedConfigMap(
+      { name: 'cn-cm', namespace, body: { data: { c: '4' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    expect(patched.data).toEqual({ a: '2', b: '3', c: '4' });
+
+    // A stale resourceVersion on update is a 409 Conflict.
+    expect(await statusOf(core.replaceNamespacedConfigMap({ name: 'cn-cm', namespace, body: read }))).toBe(409);
+
+    await core.deleteNamespacedConfigMap({ name: 'cn-cm', namespace });
+    expect(await statusOf(core.readNamespacedConfigMap({ name: 'cn-cm', namespace }))).toBe(404);
+  });
+
+  it('lists ConfigMaps with a label selector', async () => {
+    const { core } = await clients();
+    const namespace = 'default';
+    for (const [name, tier] of [['cn-l1', 'front'], ['cn-l2', 'back'], ['cn-l3', 'front']]) {
+      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name, labels: { suite: 'list', tier } } } });
+    }
+    const front = await core.listNamespacedConfigMap({ namespace, labelSelector: 'suite=list,tier=front' });
+    expect(front.items.map((i) => i.metadata?.name)).toEqual(['cn-l1', 'cn-l3']);
+    expect(front.metadata?.resourceVersion).toMatch(/^\d+$/);
+    const notFront = await core.listNamespacedConfigMap({ namespace, labelSelector: 'suite=list,tier notin (front)' });
+    expect(notFront.items.map((i) => i.metadata?.name)).toEqual(['cn-l2']);
+  });
+
+  it('creates, reads, updates, scales and deletes a Deployment', async () => {
+    const { k8s, apps } = await clients();
+    const namespace = 'default';
+    const body = {
+      metadata: { name: 'cn-web', labels: { app: 'cn-web' } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'cn-web' } },
+        template: { metadata: { labels: { app: 'cn-web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
+      },
+    };
+    const created = await apps.createNamespacedDeployment({ namespace, body });
+    expect(created.metadata?.generation).toBe(1);
+    // Defaults the API server fills in.
+    expect(created.spec?.strategy?.type).toBe('RollingUpdate');
+    expect(created.spec?.template.spec?.containers[0].imagePullPolicy).toBe('IfNotPresent');
+
+    const read = await apps.readNamespacedDeployment({ name: 'cn-web', namespace });
+    read.spec!.template.spec!.containers[0].image = 'nginx:1.26';
+    const updated = await apps.replaceNamespacedDeployment({ name: 'cn-web', namespace, body: read });
+    expect(updated.spec?.template.spec?.containers[0].image).toBe('nginx:1.26');
+    expect(updated.metadata?.generation).toBe(2);
+
+    const scale = await apps.patchNamespacedDeploymentScale(
+      { name: 'cn-web', namespace, body: { spec: { replicas: 4 } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    expect(scale.spec?.replicas).toBe(4);
+    expect((await apps.readNamespacedDeployment({ name: 'cn-web', namespace })).spec?.replicas).toBe(4);
+
+    const list = await apps.listNamespacedDeployment({ namespace, labelSelector: 'app=cn-web' });
+    expect(list.items.map((d) => d.metadata?.name)).toEqual(['cn-web']);
+
+    await apps.deleteNamespacedDeployment({ name: 'cn-web', namespace });
+    expect(await statusOf(apps.readNamespacedDeployment({ name: 'cn-web', namespace }))).toBe(404);
+  });
+});

@@ -1,0 +1,97 @@
+// `idb` recognises requests, cursors and transactions with instanceof against the global IDB
+// classes, so the fake's classes must be installed globally; the factory itself is passed in.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { runStoreConformance } from '../../core/storage/conformance';
+import { StorageError, type CommitBatch, type KvBackend } from '../../core/storage/types';
+import { createIdbBackend } from './idb-backend';
+
+// One fake IndexedDB for the whole file; each backend gets its own database name.
+const factory = new IDBFactory();
+const names = new WeakMap<KvBackend, string>();
+let counter = 0;
+
+function freshBackend(): KvBackend {
+  const dbName = `kv-${++counter}`;
+  const backend = createIdbBackend({ dbName, indexedDB: factory });
+  names.set(backend, dbName);
+  return backend;
+}
+
+function sameDatabase(previous: KvBackend): KvBackend {
+  const dbName = names.get(previous)!;
+  const backend = createIdbBackend({ dbName, indexedDB: factory });
+  names.set(backend, dbName);
+  return backend;
+}
+
+runStoreConformance('indexeddb', freshBackend, sameDatabase);
+
+describe('indexeddb backend', () => {
+  const put = (key: string, rev: number): CommitBatch => ({
+    revision: rev,
+    puts: [{ key, value: `{"k":"${key}"}`, createRev: rev, modRev: rev }],
+    deletes: [],
+    events: [{ type: 'put', key, rev, value: `{"k":"${key}"}`, createRev: rev }],
+    compactRevision: 0,
+  });
+
+  it('persists index, values, meta and history, and reads by key and prefix', async () => {
+    const backend = freshBackend();
+    await backend.commit(put('/b/2', 1));
+    await backend.commit(put('/a/1', 2));
+    await backend.commit({ ...put('/b/1', 3), deletes: ['/a/1'] });
+    await backend.close();
+    const again = sameDatabase(backend);
+    const state = await again.open();
+    expect(state.revision).toBe(3);
+    expect(state.index).toEqual([
+      { key: '/b/1', createRev: 3, modRev: 3 },
+      { key: '/b/2', createRev: 1, modRev: 1 },
+    ]);
+    expect(state.events.map((ev) => ev.rev)).toEqual([1, 2, 3]);
+    expect(await again.read(['/b/2', '/a/1'])).toEqual(['{"k":"/b/2"}', undefined]);
+    expect(await again.readPrefix('/b/')).toEqual([['/b/1', '{"k":"/b/1"}'], ['/b/2', '{"k":"/b/2"}']]);
+    expect(await again.readPrefix('/a/')).toEqual([]);
+    expect(await again.readPrefix('')).toHaveLength(2);
+    expect(await again.healthy()).toBe(true);
+    await again.close();
+  });
+
+  it('drops durable history at or below the compaction revision', async () => {
+    const backend = freshBackend();
+    for (let rev = 1; rev <= 4; rev++) await backend.commit(put(`/k/${rev}`, rev));
+    await backend.commit({ ...put('/k/5', 5), compactRevision: 3 });
+    const state = await backend.open();
+    expect(state.compactRevision).toBe(3);
+    expect(state.events.map((ev) => ev.rev)).toEqual([4, 5]);
+    await backend.close();
+  });
+
+  it('a batch that fails part-way leaves nothing behind', async () => {
+    const backend = freshBackend();
+    await backend.commit(put('/k/1', 1));
+    const bad = put('/k/2', 2);
+    // A function cannot be structured-cloned: the history put fails after the value puts.
+    (bad.events[0] as unknown as { extra: unknown }).extra = () => 0;
+    const error = await Promise.resolve(backend.commit(bad)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).code).toBe('Backend');
+    const state = await backend.open();
+    expect(state.revision).toBe(1);
+    expect(state.index.map((r) => r.key)).toEqual(['/k/1']);
+    expect(await backend.read(['/k/2'])).toEqual([undefined]);
+    await backend.close();
+  });
+
+  it('reports an IndexedDB that cannot open as a StorageError', async () => {
+    const denied = { open: () => { throw new Error('denied'); } } as unknown as IDBFactory;
+    const backend = createIdbBackend({ dbName: 'none', indexedDB: denied });
+    const error = await backend.open().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).code).toBe('Unavailable');
+    expect((error as StorageError).message).toContain('denied');
+    expect(await backend.healthy()).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+// Request bodies: JSON (default) or YAML into an object for the resource, with apiVersion/kind
+// checks and fieldValidation (Strict/Warn/Ignore) against the kind's schema; DeleteOptions.
+import type { RequestContext } from '../server/context';
+import { badRequest, unsupportedMediaType } from '../server/status';
+import { decodeErrorMessage, parseJsonBody, bodyText } from '../codec/json';
+import { parseYaml, yamlDuplicateKeyErrors } from '../codec/yaml';
+import { parseContentType, unsupportedMediaTypeMessage } from '../codec/negotiate';
+import { applyDirective, checkFields, parseDirective } from '../registry/fieldvalidation/strict';
+import type { FieldCheckInput, } from '../registry/fieldvalidation/strict';
+import type { SchemaContext } from '../registry/fieldvalidation/types';
+import { definitions } from '../schema';
+import type { Obj } from '../registry/objects';
+
+const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
+
+function schemaContext(rc: RequestContext): SchemaContext | undefined {
+  const { info } = rc.r;
+  if (rc.info.subresource === 'scale') return { definitions: definitions as SchemaContext['definitions'], root: SCALE_DEFINITION };
+  if (info.custom) return info.openAPIV3Schema ? { definitions: definitions as SchemaContext['definitions'], root: info.openAPIV3Schema as SchemaContext['root'], custom: true } : undefined;
+  if (info.definition && definitions[info.definition]) return { definitions: definitions as SchemaContext['definitions'], root: info.definition };
+  return undefined;
+}
+
+function targetKind(rc: RequestContext): { kind: string; apiVersion: string } {
+  if (rc.info.subresource === 'scale') return { kind: 'Scale', apiVersion: 'autoscaling/v1' };
+  return { kind: rc.r.info.kind, apiVersion: rc.r.apiVersion };
+}
+
+/** Decode the body of a create/update into a plain object (unknown fields dropped per fieldValidation). */
+export function decodeObjectBody(rc: RequestContext): unknown {
+  const body = rc.req.body ?? new Uint8Array();
+  const ct = parseContentType(rc.req.headers['content-type']);
+  const mediaType = ct ? `${ct.type}/${ct.subtype}` : 'application/json';
+  const target = targetKind(rc);
+  const directive = parseDirective(rc.query.get('fieldValidation'));
+  if (directive === null) {
+    throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(rc.query.get('fieldValidation'))}: supported values: "Ignore", "Strict", "Warn"`);
+  }
+  let input: FieldCheckInput;
+  let value: unknown;
+  let bodyKind = '';
+  let bodyVersion = '';
+  if (mediaType === 'application/json') {
+    const parsed = parseJsonBody(body);
+    if (!parsed.ok) throw badRequest(decodeErrorMessage(target.kind, parsed.message, body));
+    value = parsed.value;
+    bodyKind = parsed.kind;
+    bodyVersion = parsed.apiVersion;
+    input = { node: parsed.node };
+  } else if (mediaType === 'application/yaml') {
+    const text = bodyText(body);
+    const parsed = parseYaml(text);
+    if (!parsed.ok) throw badRequest(parsed.message);
+    value = parsed.value;
+    const o = value as Obj;
+    bodyKind = typeof o?.kind === 'string' ? o.kind : '';
+    bodyVersion = typeof o?.apiVersion === 'string' ? o.apiVersion : '';
+    input = { value, yamlDuplicates: yamlDuplicateKeyErrors(text) };
+  } else {
+    throw unsupportedMediaType(unsupportedMediaTypeMessage());
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest(decodeErrorMessage(target.kind, 'Object \'Kind\' is missing in \'' + bodyText(body).slice(0, 200) + '\'', body));
+  }
+  if (bodyVersion && bodyVersion !== target.apiVersion) {
+    throw badRequest(`the API version in the data (${bodyVersion}) does not match the expected API version (${target.apiVersion})`);
+  }
+  if (bodyKind && bodyKind !== target.kind) {
+    throw badRequest(decodeErrorMessage(target.kind, `no kind "${bodyKind}" is registered for version "${bodyVersion}"`, body, bodyKind, bodyVersion));
+  }
+  const ctx = schemaContext(rc);
+  if (!ctx) return value;
+  const outcome = applyDirective(checkFields(input, ctx), directive);
+  if (outcome.error) throw badRequest(decodeErrorMessage(target.kind, outcome.error, body, bodyKind || target.kind, bodyVersion || target.apiVersion));
+  rc.warnings.push(...outcome.warnings);
+  return outcome.value;
+}
+
+/** DeleteOptions from a JSON body (kubectl sends propagationPolicy and dryRun there); {} when empty. */
+export function decodeDeleteOptionsBody(rc: RequestContext): Obj {
+  const body = rc.req.body;
+  if (!body || body.length === 0) return {};
+  const ct = parseContentType(rc.req.headers['content-type']);
+  const mediaType = ct ? `${ct.type}/${ct.subtype}` : 'application/json';
+  if (mediaType === 'application/yaml') {
+    const parsed = parseYaml(bodyText(body));
+    if (!parsed.ok) throw badRequest(parsed.message);
+    return (parsed.value ?? {}) as Obj;
+  }
+  if (mediaType !== 'application/json') throw unsupportedMediaType(unsupportedMediaTypeMessage());
+  const parsed = parseJsonBody(body);
+  if (!parsed.ok) throw badRequest(decodeErrorMessage('DeleteOptions', parsed.message, body));
+  const v = parsed.value;
+  if (v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw badRequest(decodeErrorMessage('DeleteOptions', 'json: cannot unmarshal into Go value of type v1.DeleteOptions', body));
+  return v as Obj;
+}

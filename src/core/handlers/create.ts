@@ -1,0 +1,15 @@
+// POST: create an object (201), or answer a virtual resource (reviews) without storing it.
+import type { ApiResponse } from '../types';
+import type { RequestContext } from '../server/context';
+import type { OutputFormat } from '../server/output';
+import { createObject } from '../registry/store';
+import { objectResponse } from '../server/respond';
+import { decodeObjectBody } from './body';
+import { parseDryRun } from './options';
+
+export async function handleCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
+  const dryRun = parseDryRun(rc.query.getAll('dryRun'));
+  const obj = decodeObjectBody(rc);
+  const res = await createObject(rc.reg, rc.r, rc.info.namespace, obj, dryRun);
+  return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
+}

@@ -1,0 +1,62 @@
+// DELETE of one object and of a collection. DeleteOptions come from the body (JSON) or the query.
+import type { ApiResponse } from '../types';
+import type { RequestContext } from '../server/context';
+import type { OutputFormat } from '../server/output';
+import { badRequest, ApiError } from '../server/status';
+import { deleteObject, type DeleteOptions } from '../registry/store';
+import { encodeValue, objectResponse } from '../server/respond';
+import { parseDryRun } from './options';
+import { readList } from './list';
+import { parseStored, type Obj } from '../registry/objects';
+import { decodeDeleteOptionsBody } from './body';
+
+const PROPAGATION = ['Orphan', 'Background', 'Foreground'];
+
+export function deleteOptions(rc: RequestContext): DeleteOptions {
+  const body = decodeDeleteOptionsBody(rc);
+  const q = rc.query;
+  const dryRunValues = Array.isArray(body.dryRun) ? (body.dryRun as string[]) : q.getAll('dryRun');
+  const opts: DeleteOptions = { dryRun: parseDryRun(dryRunValues, 'DeleteOptions') };
+  const grace = body.gracePeriodSeconds ?? (q.has('gracePeriodSeconds') ? Number(q.get('gracePeriodSeconds')) : undefined);
+  if (grace !== undefined) {
+    if (!Number.isInteger(grace)) throw badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
+    opts.gracePeriodSeconds = grace;
+  }
+  const policy = body.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
+  if (policy !== undefined && policy !== null) {
+    if (!PROPAGATION.includes(policy)) {
+      throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`);
+    }
+    opts.propagationPolicy = policy;
+  }
+  const orphan = body.orphanDependents ?? (q.has('orphanDependents') ? q.get('orphanDependents') === 'true' : undefined);
+  if (orphan !== undefined && opts.propagationPolicy) {
+    throw badRequest('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "' + opts.propagationPolicy + '": orphanDependents and deletionPropagation cannot be both set');
+  }
+  const pre = body.preconditions;
+  if (pre && typeof pre === 'object') opts.preconditions = { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined };
+  return opts;
+}
+
+export async function handleDelete(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
+  const opts = deleteOptions(rc);
+  const res = await deleteObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, opts);
+  return objectResponse(200, rc.r, res.obj, undefined, out, rc.warnings, rc.reg.now());
+}
+
+/** deletecollection: delete every object the selectors match; answers the list of what was deleted. */
+export async function handleDeleteCollection(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
+  const opts = deleteOptions(rc);
+  const data = await readList(rc);
+  const items: Obj[] = [];
+  for (const kv of data.kvs) {
+    const obj = parseStored(kv.value, rc.r.info.kind, rc.r.apiVersion);
+    try {
+      const res = await deleteObject(rc.reg, rc.r, obj.metadata.namespace ?? '', obj.metadata.name, opts);
+      items.push(res.obj);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 404)) throw err;
+    }
+  }
+  return encodeValue(200, { kind: rc.r.info.listKind, apiVersion: rc.r.apiVersion, metadata: { resourceVersion: String(rc.reg.mvcc.revision) }, items }, out, rc.warnings);
+}

@@ -1,0 +1,25 @@
+// GET of one object (and of its status subresource, which answers the same object).
+import type { ApiResponse } from '../types';
+import type { RequestContext } from '../server/context';
+import type { OutputFormat } from '../server/output';
+import { notFound } from '../server/status';
+import { objectKey } from '../registry/catalog';
+import { StorageError } from '../storage/types';
+import { awaitRevision, parseResourceVersion, tooOld } from './resourceversion';
+import { objectResponse } from '../server/respond';
+
+export async function handleGet(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
+  const { reg, r, info, query } = rc;
+  // unset = most recent; "0" = any; other = not older than (wait briefly for a future revision).
+  const rv = parseResourceVersion(query.get('resourceVersion'));
+  if (rv !== undefined && rv > 0) await awaitRevision(reg.mvcc, rv);
+  let kv;
+  try {
+    kv = await reg.mvcc.get(objectKey(r, info.namespace, info.name));
+  } catch (err) {
+    if (err instanceof StorageError && err.code === 'Expired') throw tooOld(rv ?? 0, reg.mvcc.compactRevision);
+    throw err;
+  }
+  if (!kv) throw notFound(r.info.group, r.info.resource, info.name);
+  return objectResponse(200, r, undefined, kv.value, out, rc.warnings, reg.now());
+}

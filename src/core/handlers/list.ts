@@ -1,0 +1,132 @@
+// LIST: label/field selectors, limit/continue paging from one snapshot, and the
+// resourceVersion × resourceVersionMatch matrix of kube-apiserver v1.23.
+import type { ApiResponse } from '../types';
+import type { RequestContext } from '../server/context';
+import type { OutputFormat } from '../server/output';
+import { badRequest, expired } from '../server/status';
+import { listPrefix } from '../registry/catalog';
+import { makePredicate } from '../registry/predicate';
+import { StorageError, type KV, type RangeResult } from '../storage/types';
+import { awaitRevision, decodeContinue, encodeContinue, parseResourceVersion, tooOld, CONTINUE_EXPIRED_MESSAGE } from './resourceversion';
+import { withTypeMeta, type Obj } from '../registry/objects';
+import { baseHeaders, encodeValue, jsonResponse } from '../server/respond';
+import { buildTable, toPartialObjectMetadata } from '../codec/table';
+import { toYaml } from '../codec/yaml';
+
+export interface ListPlan {
+  /** Read at exactly this revision (history), or latest when undefined. */
+  rev?: number;
+  /** Wait until the store has at least this revision, then read latest. */
+  notOlderThan?: number;
+  afterRelative?: string;
+  limit: number;
+  /** True when paging from a continue token (410 Expired when its revision is gone). */
+  continuing: boolean;
+}
+
+function invalidListOptions(field: string, detail: string): never {
+  throw badRequest(`ListOptions.meta.k8s.io "" is invalid: ${field}: ${detail}`);
+}
+
+/** The matrix of the list semantics (see issue text / kube docs "Resource versions"). */
+export function planList(query: URLSearchParams): ListPlan {
+  const rvText = query.get('resourceVersion');
+  const rv = parseResourceVersion(rvText);
+  const match = query.get('resourceVersionMatch') ?? '';
+  const cont = query.get('continue') ?? '';
+  const limitText = query.get('limit');
+  let limit = 0;
+  if (limitText !== null && limitText !== '') {
+    if (!/^-?[0-9]+$/.test(limitText)) throw badRequest(`invalid limit: ${limitText}`);
+    limit = Math.max(0, Number(limitText));
+  }
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
+    invalidListOptions('resourceVersionMatch', `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""`);
+  }
+  if (match && cont) invalidListOptions('resourceVersionMatch', 'Forbidden: resourceVersionMatch is forbidden when continue is provided');
+  if (match && rv === undefined) invalidListOptions('resourceVersionMatch', 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if (match === 'Exact' && rv === 0) invalidListOptions('resourceVersionMatch', 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  if (cont) {
+    if (rv !== undefined && rv !== 0) throw badRequest('specifying resource version is not allowed when using continue');
+    const tok = decodeContinue(cont);
+    return { rev: tok.rev, afterRelative: tok.afterRelative, limit, continuing: true };
+  }
+  if (rv === undefined || rv === 0) return { limit, continuing: false };
+  if (match === 'Exact' || (match === '' && limit > 0)) return { rev: rv, limit, continuing: false };
+  return { notOlderThan: rv, limit, continuing: false };
+}
+
+export interface ListData {
+  kvs: KV[];
+  rev: number;
+  continueToken?: string;
+  remaining?: number;
+}
+
+/** Read the items a list request names (shared by list, table and watch's initial state). */
+export async function readList(rc: RequestContext): Promise<ListData> {
+  const { reg, r, info, query } = rc;
+  const plan = planList(query);
+  const pred = makePredicate(r, query);
+  const prefix = listPrefix(r, info.namespace);
+  if (plan.notOlderThan !== undefined) await awaitRevision(reg.mvcc, plan.notOlderThan);
+  if (plan.rev !== undefined && !plan.continuing) await awaitRevision(reg.mvcc, plan.rev);
+  let res: RangeResult;
+  try {
+    res = await reg.mvcc.range(prefix, {
+      rev: plan.rev,
+      after: plan.afterRelative !== undefined ? prefix + plan.afterRelative : undefined,
+      limit: plan.limit,
+      filter: pred.filter,
+    });
+  } catch (err) {
+    if (err instanceof StorageError && err.code === 'Expired') {
+      if (plan.continuing) throw expired(CONTINUE_EXPIRED_MESSAGE);
+      throw tooOld(plan.rev ?? 0, reg.mvcc.compactRevision);
+    }
+    throw err;
+  }
+  const data: ListData = { kvs: res.kvs, rev: res.rev };
+  if (res.more && res.kvs.length) {
+    data.continueToken = encodeContinue(res.rev, res.kvs[res.kvs.length - 1].key.slice(prefix.length));
+    // The count is unknown when a selector filters the items.
+    if (pred.empty) data.remaining = res.remaining;
+  }
+  return data;
+}
+
+export function listMeta(data: ListData): Obj {
+  const m: Obj = { resourceVersion: String(data.rev) };
+  if (data.continueToken) m.continue = data.continueToken;
+  if (data.remaining !== undefined) m.remainingItemCount = data.remaining;
+  return m;
+}
+
+export async function handleList(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
+  const data = await readList(rc);
+  return listResponse(rc, data, out);
+}
+
+export function listResponse(rc: RequestContext, data: ListData, out: OutputFormat): ApiResponse {
+  const { r } = rc;
+  const { kind, listKind, group } = r.info;
+  const items = (): Obj[] => data.kvs.map((kv) => JSON.parse(withTypeMeta(kv.value, kind, r.apiVersion)) as Obj);
+  const now = rc.reg.now();
+  switch (out.kind) {
+    case 'table':
+      return encodeValue(200, buildTable(group, kind, items(), listMeta(data), { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now }, out.columns), out, rc.warnings);
+    case 'pom': {
+      const apiVersion = `meta.k8s.io/${out.version ?? 'v1'}`;
+      return encodeValue(200, { kind: 'PartialObjectMetadataList', apiVersion, metadata: listMeta(data), items: items().map((o) => (toPartialObjectMetadata(o, apiVersion) as Obj)) }, out, rc.warnings);
+    }
+    case 'yaml':
+      return { status: 200, headers: baseHeaders('application/yaml', rc.warnings), body: toYaml({ apiVersion: r.apiVersion, items: items(), kind: listKind, metadata: listMeta(data) }) };
+    default: {
+      // Built-in list items carry no kind/apiVersion (typed lists); custom resource items do.
+      const parts = r.info.custom ? data.kvs.map((kv) => withTypeMeta(kv.value, kind, r.apiVersion)) : data.kvs.map((kv) => kv.value);
+      let body = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[${parts.join(',')}]}`;
+      if (out.pretty) body = JSON.stringify(JSON.parse(body), null, 2);
+      return jsonResponse(200, body, rc.warnings);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+// PATCH: JSON merge patch and JSON patch on any resource (and its status/scale). Strategic
+// merge patch and server-side apply come with the field-management engine.
+import type { ApiResponse } from '../types';
+import type { RequestContext } from '../server/context';
+import type { OutputFormat } from '../server/output';
+import { badRequest, unsupportedMediaType } from '../server/status';
+import { updateObject } from '../registry/store';
+import { objectResponse } from '../server/respond';
+import { parseDryRun } from './options';
+import { handleScaleUpdate } from './scale';
+import { applyJsonPatch, applyMergePatch, parsePatchBody } from '../registry/patch';
+import type { Obj } from '../registry/objects';
+
+const MERGE = 'application/merge-patch+json';
+const JSON_PATCH = 'application/json-patch+json';
+const STRATEGIC = 'application/strategic-merge-patch+json';
+const APPLY = 'application/apply-patch+yaml';
+
+function unsupported(rc: RequestContext): never {
+  const types = rc.r.info.custom ? [JSON_PATCH, MERGE, APPLY] : [JSON_PATCH, MERGE, STRATEGIC, APPLY];
+  throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${types.join(', ')}`);
+}
+
+export async function handlePatch(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
+  const contentType = (rc.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'PatchOptions');
+  if (rc.query.has('force') && contentType !== APPLY) {
+    throw badRequest('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+  }
+  let apply: (doc: Obj) => unknown;
+  const bodyText = new TextDecoder().decode(rc.req.body ?? new Uint8Array());
+  switch (contentType) {
+    case MERGE: {
+      const patch = parsePatchBody(bodyText);
+      apply = (doc) => applyMergePatch(doc, patch);
+      break;
+    }
+    case JSON_PATCH: {
+      const patch = parsePatchBody(bodyText);
+      apply = (doc) => applyJsonPatch(doc, patch);
+      break;
+    }
+    case STRATEGIC:
+      if (rc.r.info.custom) unsupported(rc);
+      throw unsupportedMediaType(`strategic merge patch is not supported yet by this server: use ${MERGE} or ${JSON_PATCH}`);
+    case APPLY:
+      throw unsupportedMediaType(`server-side apply is not supported yet by this server: use ${MERGE} or ${JSON_PATCH}`);
+    default:
+      unsupported(rc);
+  }
+  if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, (scale) => apply(scale), dryRun);
+  const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, (current) => apply(current), {
+    dryRun,
+    subresource: rc.info.subresource,
+    allowCreate: false,
+    checkName: false,
+  });
+  return objectResponse(200, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
+}

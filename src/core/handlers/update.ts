@@ -1,0 +1,27 @@
+// PUT: replace an object (or its status), create-on-update where the strategy allows it.
+import type { ApiResponse } from '../types';
+import type { RequestContext } from '../server/context';
+import type { OutputFormat } from '../server/output';
+import { updateObject } from '../registry/store';
+import { objectResponse } from '../server/respond';
+import { decodeObjectBody } from './body';
+import { parseDryRun } from './options';
+import { clone } from '../registry/objects';
+import { handleScaleUpdate } from './scale';
+
+export async function handleUpdate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
+  const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'UpdateOptions');
+  const body = decodeObjectBody(rc);
+  if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, () => body, dryRun);
+  const { info } = rc;
+  const res = await updateObject(
+    rc.reg,
+    rc.r,
+    info.namespace,
+    info.name,
+    () => clone(body),
+    { dryRun, subresource: info.subresource, allowCreate: true, checkName: true },
+    () => clone(body),
+  );
+  return objectResponse(res.created ? 201 : 200, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
+}

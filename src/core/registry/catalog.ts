@@ -1,0 +1,98 @@
+// Which resources are served right now: the built-ins plus the custom resources of established
+// CRDs. Discovery and OpenAPI are rebuilt from here when `generation` changes.
+import type { ResourceInfo } from './types';
+import { strategyFor, type Strategy } from './strategy';
+
+export interface ServedResource {
+  info: ResourceInfo;
+  strategy: Strategy;
+  /** `group/version` or `version` for core. */
+  apiVersion: string;
+  /** Storage key prefix shared by every version of this group/resource: `/apps/deployments/`. */
+  keyPrefix: string;
+}
+
+function gvrKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
+}
+
+export function apiVersionOf(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+export class Catalog {
+  private byGVR = new Map<string, ServedResource>();
+  private groupVersions = new Set<string>();
+  private builtins: ResourceInfo[];
+  private custom: ResourceInfo[] = [];
+  /** Bumped whenever the set of served resources changes. */
+  generation = 0;
+  private listeners: Array<() => void> = [];
+
+  constructor(builtins: ResourceInfo[]) {
+    this.builtins = builtins;
+    this.rebuild();
+  }
+
+  private rebuild(): void {
+    this.byGVR.clear();
+    this.groupVersions.clear();
+    for (const info of [...this.builtins, ...this.custom]) {
+      this.byGVR.set(gvrKey(info.group, info.version, info.resource), {
+        info,
+        strategy: strategyFor(info),
+        apiVersion: apiVersionOf(info.group, info.version),
+        keyPrefix: `/${info.group || 'core'}/${info.resource}/`,
+      });
+      this.groupVersions.add(`${info.group}/${info.version}`);
+    }
+    this.generation++;
+    for (const l of this.listeners) l();
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  lookup(group: string, version: string, resource: string): ServedResource | undefined {
+    return this.byGVR.get(gvrKey(group, version, resource));
+  }
+
+  hasGroupVersion(group: string, version: string): boolean {
+    return this.groupVersions.has(`${group}/${version}`);
+  }
+
+  all(): ResourceInfo[] {
+    return [...this.builtins, ...this.custom];
+  }
+
+  servedResources(): ServedResource[] {
+    return [...this.byGVR.values()];
+  }
+
+  /** Every served version of one group/resource (built-in or custom). */
+  versionsOf(group: string, resource: string): ServedResource[] {
+    return this.servedResources().filter((r) => r.info.group === group && r.info.resource === resource);
+  }
+
+  /** Replace the custom resources contributed by one CRD (identified by group + plural). */
+  setCustom(group: string, resource: string, infos: ResourceInfo[]): void {
+    this.custom = this.custom.filter((c) => !(c.group === group && c.resource === resource)).concat(infos);
+    this.rebuild();
+  }
+
+  removeCustom(group: string, resource: string): void {
+    const before = this.custom.length;
+    this.custom = this.custom.filter((c) => !(c.group === group && c.resource === resource));
+    if (this.custom.length !== before) this.rebuild();
+  }
+}
+
+export function objectKey(r: ServedResource, namespace: string, name: string): string {
+  return r.info.namespaced ? `${r.keyPrefix}${namespace}/${name}` : `${r.keyPrefix}${name}`;
+}
+
+/** Prefix for a list: one namespace, or every namespace when namespace is ''. */
+export function listPrefix(r: ServedResource, namespace: string): string {
+  return r.info.namespaced && namespace ? `${r.keyPrefix}${namespace}/` : r.keyPrefix;
+}

@@ -1,0 +1,40 @@
+// Everything the generic store needs, built once by the API server.
+import type { MvccStore } from '../storage/types';
+import type { Catalog, ServedResource } from './catalog';
+import type { Obj } from './objects';
+import type { FieldError } from '../server/status';
+
+/** Resource-specific work around the generic store, in the spirit of admission plug-ins and registry hooks. */
+export interface ResourceHooks {
+  /** Async checks and mutation before a create is validated (e.g. allocate a ClusterIP). */
+  beforeCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj, dryRun: boolean): Promise<void> | void;
+  /** Extra validation with access to the store (synchronous; runs inside the write). */
+  validate?(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined): FieldError[];
+  afterCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj): void | Promise<void>;
+  afterUpdate?(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj): void | Promise<void>;
+  afterDelete?(ctx: RegistryContext, r: ServedResource, obj: Obj): void | Promise<void>;
+}
+
+export interface RegistryContext {
+  mvcc: MvccStore;
+  catalog: Catalog;
+  now(): number;
+  hooks: Map<string, ResourceHooks>;
+  /** Background work (namespace finalization, CRD cleanup) registers here so close() can stop it. */
+  background: Set<Promise<unknown>>;
+  closed: boolean;
+}
+
+/** Run background work without blocking the request; errors are logged, never thrown at a client. */
+export function runInBackground(ctx: RegistryContext, work: () => Promise<unknown>): void {
+  const p = work()
+    .catch((err) => {
+      if (!ctx.closed) console.error('background work failed:', err);
+    })
+    .finally(() => ctx.background.delete(p));
+  ctx.background.add(p);
+}
+
+export function hooksFor(ctx: RegistryContext, r: ServedResource): ResourceHooks | undefined {
+  return ctx.hooks.get(`${r.info.group}/${r.info.resource}`) ?? (r.info.custom ? ctx.hooks.get('*custom*') : undefined);
+}

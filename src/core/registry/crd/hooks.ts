@@ -1,0 +1,72 @@
+// The CRD controllers: serve a definition's resources as soon as it is stored (status
+// Established), validate custom objects against its schema, and delete its objects with it.
+import { runInBackground, type RegistryContext } from '../context';
+import { updateObject } from '../store';
+import { rfc3339, type Obj } from '../objects';
+import { crdResources } from './resources';
+import { validateCrd } from './validate-crd';
+import { validateCustomObject } from './validate-object';
+import type { ServedResource } from '../catalog';
+import { ApiError } from '../../server/status';
+
+function serve(ctx: RegistryContext, crd: Obj): void {
+  const spec = crd.spec ?? {};
+  if (!spec.group || !spec.names?.plural) return;
+  ctx.catalog.setCustom(spec.group, spec.names.plural, crdResources(crd));
+}
+
+function establishedStatus(crd: Obj, now: number): Obj {
+  const t = rfc3339(now);
+  const storage = (crd.spec?.versions ?? []).find((v: Obj) => v.storage)?.name;
+  return {
+    conditions: [
+      { type: 'NamesAccepted', status: 'True', lastTransitionTime: t, reason: 'NoConflicts', message: 'no conflicts found' },
+      { type: 'Established', status: 'True', lastTransitionTime: t, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+    ],
+    acceptedNames: crd.spec?.names ?? {},
+    storedVersions: storage ? [storage] : [],
+  };
+}
+
+/** Delete every object of the CRD's resource (each delete is a real one: watchers see DELETED). */
+async function deleteCustomObjects(ctx: RegistryContext, group: string, plural: string): Promise<void> {
+  const r = ctx.catalog.versionsOf(group, plural)[0];
+  if (!r) return;
+  const { kvs } = await ctx.mvcc.range(r.keyPrefix);
+  for (const kv of kvs) {
+    await ctx.mvcc.update(kv.key, (cur) => (cur ? { kind: 'delete' } : { kind: 'none' }));
+  }
+}
+
+export function registerCrdHooks(ctx: RegistryContext): void {
+  ctx.hooks.set('apiextensions.k8s.io/customresourcedefinitions', {
+    validate: (_c, _r, obj) => validateCrd(obj),
+    async afterCreate(c, r, obj) {
+      serve(c, obj);
+      const status = establishedStatus(obj, c.now());
+      await updateObject(c, r, '', obj.metadata.name, (cur) => ({ ...cur, status }), { dryRun: false, subresource: 'status', allowCreate: false, checkName: false }).catch((err) => {
+        if (!(err instanceof ApiError)) throw err;
+      });
+    },
+    afterUpdate(c, _r, obj) {
+      if (!obj.metadata?.deletionTimestamp) serve(c, obj);
+    },
+    async afterDelete(c, _r, obj) {
+      const { group, names } = obj.spec ?? {};
+      await deleteCustomObjects(c, group, names?.plural);
+      c.catalog.removeCustom(group, names?.plural);
+    },
+  });
+  ctx.hooks.set('*custom*', {
+    validate: (_c, r: ServedResource, obj) => validateCustomObject(obj, r.info.openAPIV3Schema),
+  });
+}
+
+/** Serve the resources of every CRD already in storage (after a restart). */
+export async function bootstrapCrds(ctx: RegistryContext): Promise<void> {
+  const r = ctx.catalog.versionsOf('apiextensions.k8s.io', 'customresourcedefinitions')[0];
+  if (!r) return;
+  const { kvs } = await ctx.mvcc.range(r.keyPrefix);
+  for (const kv of kvs) serve(ctx, JSON.parse(kv.value) as Obj);
+  void runInBackground;
+}

@@ -1,0 +1,113 @@
+// How objects are held in storage and put back on the wire.
+//
+// Stored text is the object's JSON *without* kind and apiVersion (see
+// docs/decisions/0002-stored-text-without-typemeta.md): a typed list body is then a plain string
+// join (kube-apiserver omits kind/apiVersion on items of built-in lists), and a single object or
+// a watch event only needs a constant prefix.
+
+/** Field order of ObjectMeta as kube-apiserver writes it (Go struct order). */
+const META_ORDER = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'zzzClusterName',
+  'managedFields',
+];
+
+export type Obj = Record<string, any>;
+
+export function orderedMetadata(meta: Obj): Obj {
+  const out: Obj = {};
+  for (const k of META_ORDER) if (meta[k] !== undefined) out[k] = meta[k];
+  for (const k of Object.keys(meta)) if (!(k in out) && meta[k] !== undefined) out[k] = meta[k];
+  return out;
+}
+
+/** The stored form: metadata first (ordered), status last, no kind/apiVersion. */
+export function toStoredText(obj: Obj, resourceVersion?: string): string {
+  const out: Obj = {};
+  const meta = orderedMetadata(obj.metadata ?? {});
+  if (resourceVersion !== undefined) meta.resourceVersion = resourceVersion;
+  out.metadata = orderedMetadata(meta);
+  for (const k of Object.keys(obj)) {
+    if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
+    if (obj[k] !== undefined) out[k] = obj[k];
+  }
+  if (obj.status !== undefined) out.status = obj.status;
+  return JSON.stringify(out);
+}
+
+/** `{"kind":"K","apiVersion":"v",` — prepended to stored text to make a full object. */
+export function typeMetaPrefix(kind: string, apiVersion: string): string {
+  return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
+}
+
+export function withTypeMeta(storedText: string, kind: string, apiVersion: string): string {
+  return typeMetaPrefix(kind, apiVersion) + storedText.slice(1);
+}
+
+export function parseStored(storedText: string, kind: string, apiVersion: string): Obj {
+  const o = JSON.parse(storedText) as Obj;
+  return { kind, apiVersion, ...o };
+}
+
+/** Object as JSON text with kind/apiVersion first and metadata ordered (for responses of objects not read from storage). */
+export function objectText(obj: Obj): string {
+  return withTypeMeta(toStoredText(obj, obj.metadata?.resourceVersion), obj.kind, obj.apiVersion);
+}
+
+/** RFC 3339 with second precision, as metav1.Time marshals. */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** RFC 3339 with microseconds, as metav1.MicroTime marshals. */
+export function rfc3339Micro(ms: number): string {
+  const iso = new Date(ms).toISOString(); // 2024-01-01T00:00:00.123Z
+  return iso.slice(0, 23) + '000Z';
+}
+
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** generateName suffix: 5 characters from kube's alphabet (no vowels, no confusable digits). */
+export function randomSuffix(n = 5): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(n));
+  let s = '';
+  for (const b of bytes) s += NAME_ALPHABET[b % NAME_ALPHABET.length];
+  return s;
+}
+
+export function newUid(): string {
+  return crypto.randomUUID();
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a as Obj).filter((k) => (a as Obj)[k] !== undefined);
+  const bk = Object.keys(b as Obj).filter((k) => (b as Obj)[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  for (const k of ak) if (!deepEqual((a as Obj)[k], (b as Obj)[k])) return false;
+  return true;
+}
+
+export function clone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}

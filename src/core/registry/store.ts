@@ -1,0 +1,318 @@
+// The generic store: create, update, delete and get of any resource, with the object semantics
+// of kube-apiserver's generic registry (system fields, generation, status handling, optimistic
+// concurrency, finalizers, dry run). Handlers do HTTP; this file does objects.
+import { StorageError, type KV } from '../storage/types';
+import {
+  ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  requestEntityTooLarge,
+  OPTIMISTIC_LOCK_MESSAGE,
+  type FieldError,
+} from '../server/status';
+import { objectKey, type ServedResource } from './catalog';
+import { hooksFor, type RegistryContext } from './context';
+import { clone, deepEqual, newUid, parseStored, randomSuffix, rfc3339, toStoredText, type Obj } from './objects';
+import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
+
+/** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
+export const MAX_OBJECT_BYTES = 1572864;
+
+export interface WriteResult {
+  obj: Obj;
+  /** Stored text (without kind/apiVersion) when it exists; absent for dry runs that changed something. */
+  text?: string;
+  created?: boolean;
+  /** False when the write was a no-op (nothing stored, resourceVersion unchanged). */
+  changed: boolean;
+}
+
+export function mapStorageError(err: unknown, r: ServedResource, name: string): unknown {
+  if (err instanceof StorageError) {
+    if (err.code === 'KeyExists') return alreadyExists(r.info.group, r.info.resource, name);
+    if (err.code === 'NotFound') return notFound(r.info.group, r.info.resource, name);
+    if (err.code === 'Backend' || err.code === 'Unavailable') return new ApiError(500, 'InternalError', `Internal error occurred: ${err.message}`, { causes: [{ message: err.message }] });
+  }
+  return err;
+}
+
+export async function getObject(ctx: RegistryContext, r: ServedResource, ns: string, name: string): Promise<KV> {
+  const kv = await ctx.mvcc.get(objectKey(r, ns, name));
+  if (!kv) throw notFound(r.info.group, r.info.resource, name);
+  return kv;
+}
+
+/** NamespaceLifecycle: the namespace must exist, and must not be terminating for creates. */
+export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns: string, name: string): Promise<void> {
+  if (!r.info.namespaced) return;
+  const kv = await ctx.mvcc.get(`/core/namespaces/${ns}`);
+  if (!kv) throw notFound('', 'namespaces', ns);
+  const nsObj = JSON.parse(kv.value) as Obj;
+  if (nsObj.metadata?.deletionTimestamp || nsObj.status?.phase === 'Terminating') {
+    throw forbidden(r.info.group, r.info.resource, name, `unable to create new content in namespace ${ns} because it is being terminated`);
+  }
+}
+
+function validate(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined): void {
+  const { group, kind, namespaced, custom } = r.info;
+  const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: custom ? 'subdomain' : nameRuleFor(group, kind) });
+  if (old) errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata));
+  const rules = rulesFor(group, kind);
+  if (rules) errs.push(...((old ? rules.validateUpdate?.(obj, old) : rules.validateCreate?.(obj)) ?? []));
+  const hooks = hooksFor(ctx, r);
+  if (hooks?.validate) errs.push(...hooks.validate(ctx, r, obj, old));
+  if (errs.length) throw invalid(group, kind, obj.metadata?.name ?? '', errs);
+}
+
+function checkSize(text: string): void {
+  if (text.length > MAX_OBJECT_BYTES) {
+    throw requestEntityTooLarge(`object is too large to be stored: ${text.length} bytes exceeds the limit of ${MAX_OBJECT_BYTES} bytes`);
+  }
+}
+
+function requireObject(obj: unknown): asserts obj is Obj {
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+}
+
+function setNamespace(r: ServedResource, meta: Obj, ns: string): void {
+  if (r.info.namespaced) {
+    if (meta.namespace && meta.namespace !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    meta.namespace = ns;
+  } else {
+    delete meta.namespace;
+  }
+}
+
+export async function createObject(ctx: RegistryContext, r: ServedResource, ns: string, input: unknown, dryRun: boolean): Promise<WriteResult> {
+  requireObject(input);
+  const obj = input;
+  obj.kind = r.info.kind;
+  obj.apiVersion = r.apiVersion;
+  if (!obj.metadata || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) obj.metadata = {};
+  const meta = obj.metadata as Obj;
+  setNamespace(r, meta, ns);
+  if (meta.resourceVersion) throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
+  if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) meta.name = meta.generateName + randomSuffix();
+  meta.uid = newUid();
+  meta.creationTimestamp = rfc3339(ctx.now());
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  if (r.strategy.tracksGeneration) meta.generation = 1;
+  else delete meta.generation;
+  r.strategy.prepareForCreate(obj);
+  await checkNamespace(ctx, r, ns, meta.name ?? '');
+  const hooks = hooksFor(ctx, r);
+  if (hooks?.beforeCreate) await hooks.beforeCreate(ctx, r, obj, dryRun);
+  rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+  validate(ctx, r, obj, undefined);
+  checkSize(toStoredText(obj, '0'));
+  if (dryRun) return { obj, created: true, changed: true };
+  let kv: KV;
+  try {
+    kv = await ctx.mvcc.create(objectKey(r, ns, meta.name), (rev) => toStoredText(obj, String(rev)));
+  } catch (err) {
+    throw mapStorageError(err, r, meta.name);
+  }
+  meta.resourceVersion = String(kv.modRev);
+  await hooks?.afterCreate?.(ctx, r, obj);
+  return { obj, text: kv.value, created: true, changed: true };
+}
+
+export interface UpdateOptions {
+  dryRun: boolean;
+  /** '' for the main resource, 'status' for the status subresource. */
+  subresource: string;
+  /** PUT may create (when the strategy allows); PATCH never does. */
+  allowCreate: boolean;
+  /** PUT checks that the body names the object of the URL. */
+  checkName: boolean;
+}
+
+function withoutVolatile(o: Obj): Obj {
+  const c = { ...o, metadata: { ...o.metadata } };
+  delete c.metadata.resourceVersion;
+  return c;
+}
+
+function specChanged(a: Obj, b: Obj): boolean {
+  const strip = (o: Obj) => {
+    const c = { ...o };
+    delete c.metadata;
+    delete c.status;
+    return c;
+  };
+  return !deepEqual(strip(a), strip(b));
+}
+
+/**
+ * Read-modify-write. `desired` gets a private copy of the current object and returns the new
+ * object (a PUT body, or the current object with a patch applied); it runs against the latest
+ * state inside the storage transaction, so concurrent writers cannot interleave.
+ */
+export async function updateObject(
+  ctx: RegistryContext,
+  r: ServedResource,
+  ns: string,
+  name: string,
+  desired: (current: Obj) => unknown,
+  opts: UpdateOptions,
+  createBody?: () => unknown,
+): Promise<WriteResult> {
+  const key = objectKey(r, ns, name);
+  if (opts.allowCreate && r.strategy.allowCreateOnUpdate && !opts.subresource && createBody) {
+    const existing = await ctx.mvcc.get(key);
+    if (!existing) {
+      try {
+        return await createObject(ctx, r, ns, createBody(), opts.dryRun);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+      }
+    }
+  }
+  const { group, resource, kind } = r.info;
+  let result: Obj | undefined;
+  let deleted = false;
+  let old: Obj | undefined;
+  let res;
+  try {
+    res = await ctx.mvcc.update(key, (cur) => {
+      if (!cur) throw notFound(group, resource, name);
+      old = parseStored(cur.value, kind, r.apiVersion);
+      const out = desired(clone(old));
+      requireObject(out);
+      const obj = out;
+      obj.kind = kind;
+      obj.apiVersion = r.apiVersion;
+      if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
+      const meta = obj.metadata as Obj;
+      if (opts.checkName && meta.name !== name) {
+        throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
+      }
+      setNamespace(r, meta, ns);
+      const rv = meta.resourceVersion;
+      if (rv) {
+        if (rv !== String(cur.modRev)) throw conflict(group, resource, name, OPTIMISTIC_LOCK_MESSAGE);
+      } else if (!r.strategy.allowUnconditionalUpdate) {
+        throw invalid(group, kind, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', valueText: '0x0', detail: 'must be specified for an update' }]);
+      }
+      const om = old.metadata as Obj;
+      if (!meta.uid) meta.uid = om.uid;
+      meta.creationTimestamp = om.creationTimestamp;
+      if (om.deletionTimestamp) meta.deletionTimestamp = om.deletionTimestamp;
+      else delete meta.deletionTimestamp;
+      if (om.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+      else delete meta.deletionGracePeriodSeconds;
+      if (om.generation !== undefined) meta.generation = om.generation;
+      else delete meta.generation;
+      let next: Obj = obj;
+      if (opts.subresource === 'status') {
+        next = clone(old);
+        if (obj.status === undefined) delete next.status;
+        else next.status = obj.status;
+      } else if (r.strategy.hasStatusSubresource) {
+        if (old.status === undefined) delete next.status;
+        else next.status = old.status;
+      }
+      rulesFor(group, kind)?.defaults?.(next);
+      if (r.strategy.tracksGeneration && specChanged(next, old)) next.metadata.generation = (om.generation ?? 0) + 1;
+      validate(ctx, r, next, old);
+      if (next.metadata.deletionTimestamp && r.strategy.finalized(next)) {
+        result = next;
+        deleted = true;
+        return opts.dryRun ? { kind: 'none' } : { kind: 'delete' };
+      }
+      if (deepEqual(withoutVolatile(next), withoutVolatile(old))) {
+        result = old;
+        return { kind: 'none' };
+      }
+      checkSize(toStoredText(next, '0'));
+      result = next;
+      if (opts.dryRun) return { kind: 'none' };
+      return { kind: 'put', encode: (rev: number) => toStoredText(next, String(rev)) };
+    });
+  } catch (err) {
+    throw mapStorageError(err, r, name);
+  }
+  const obj = result as Obj;
+  const hooks = hooksFor(ctx, r);
+  if (res.kv && res.changed) {
+    obj.metadata.resourceVersion = String(res.kv.modRev);
+    await hooks?.afterUpdate?.(ctx, r, obj, old as Obj);
+    return { obj, text: res.kv.value, changed: true };
+  }
+  if (deleted) {
+    if (res.changed) await hooks?.afterDelete?.(ctx, r, obj);
+    return { obj, changed: true };
+  }
+  const unchanged = obj === old;
+  return { obj, text: unchanged && res.prev ? res.prev.value : undefined, changed: !unchanged };
+}
+
+export interface DeleteOptions {
+  dryRun: boolean;
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface DeleteResult {
+  obj: Obj;
+  /** True when the object is gone; false when it was only marked (finalizers, namespace). */
+  deleted: boolean;
+}
+
+export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+  const { group, resource, kind } = r.info;
+  const isNamespace = group === '' && resource === 'namespaces';
+  let result: Obj | undefined;
+  let gone = false;
+  try {
+    await ctx.mvcc.update(objectKey(r, ns, name), (cur) => {
+      if (!cur) throw notFound(group, resource, name);
+      const old = parseStored(cur.value, kind, r.apiVersion);
+      const om = old.metadata as Obj;
+      const pre = opts.preconditions;
+      if (pre?.uid && pre.uid !== om.uid) {
+        throw conflict(group, resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${om.uid}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== om.resourceVersion) {
+        throw conflict(group, resource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${om.resourceVersion}`);
+      }
+      if (om.deletionTimestamp) {
+        // Already terminating: deleting again changes nothing.
+        result = old;
+        return { kind: 'none' };
+      }
+      const hasFinalizers = Array.isArray(om.finalizers) && om.finalizers.length > 0;
+      if (hasFinalizers || isNamespace) {
+        const next = clone(old);
+        next.metadata.deletionTimestamp = rfc3339(ctx.now());
+        next.metadata.deletionGracePeriodSeconds = 0;
+        if (next.metadata.generation !== undefined) next.metadata.generation += 1;
+        if (isNamespace) next.status = { ...(next.status ?? {}), phase: 'Terminating' };
+        result = next;
+        if (opts.dryRun) return { kind: 'none' };
+        return { kind: 'put', encode: (rev: number) => toStoredText(next, String(rev)) };
+      }
+      result = old;
+      gone = true;
+      return opts.dryRun ? { kind: 'none' } : { kind: 'delete' };
+    }).then((res) => {
+      if (res.kv && res.changed && result) result.metadata.resourceVersion = String(res.kv.modRev);
+    });
+  } catch (err) {
+    throw mapStorageError(err, r, name);
+  }
+  const obj = result as Obj;
+  const hooks = hooksFor(ctx, r);
+  if (!opts.dryRun) {
+    if (gone) await hooks?.afterDelete?.(ctx, r, obj);
+    else await hooks?.afterUpdate?.(ctx, r, obj, obj);
+  }
+  return { obj, deleted: gone };
+}

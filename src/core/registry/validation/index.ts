@@ -1,0 +1,87 @@
+// Validation and defaulting for built-in kinds, as kube-apiserver v1.23 does it. The registry
+// calls, per write: prepareForUpdate (updates), defaults, allocateServiceAddresses (Services),
+// validateObjectMeta[/Update] and the kind's validateCreate/validateUpdate.
+import { cronJobRules, jobRules } from './batch';
+import { configMapRules, secretRules } from './config';
+import { eventRules, leaseRules, namespaceRules, nodeRules, serviceAccountRules } from './core-misc';
+import { daemonSetRules, deploymentRules, replicaSetRules, statefulSetRules } from './apps';
+import type { KindRules } from './kind-rules';
+import type { NameRule } from './names';
+import { ingressRules } from './networking';
+import { podRules } from './pod';
+import { pvcRules } from './pvc';
+import { clusterRoleBindingRules, clusterRoleRules, roleBindingRules, roleRules } from './rbac';
+import { serviceRules } from './service';
+
+export type { KindRules } from './kind-rules';
+export type { NameRule } from './names';
+export { validateObjectMeta, validateObjectMetaUpdate, validateLabels, validateAnnotations, validateLabelSelector, selectorMatches, type ObjectMetaOptions } from './meta';
+export {
+  isDNS1123Subdomain,
+  isDNS1123Label,
+  isDNS1035Label,
+  isQualifiedName,
+  isValidLabelValue,
+  isConfigMapKey,
+  isValidPortName,
+  isValidPortNum,
+  isValidPathSegmentName,
+  validateName,
+} from './names';
+export {
+  ClusterIpAllocator,
+  NodePortAllocator,
+  KUBERNETES_SERVICE_IP,
+  allocateServiceAddresses,
+  releaseServiceAddresses,
+  reserveServiceAddresses,
+  type ServiceAllocators,
+  type AllocationResult,
+} from './cluster-ip';
+export { parseQuantity, formatQuantity, compareQuantity, canonicalQuantity, QUANTITY_REGEX_ERROR, type Quantity } from './quantity';
+export { podQOSClass } from './pod-defaults';
+export { cronScheduleError } from './cron';
+
+const RULES: Record<string, KindRules> = {
+  '/Namespace': namespaceRules,
+  '/Pod': podRules,
+  '/Service': serviceRules,
+  '/ConfigMap': configMapRules,
+  '/Secret': secretRules,
+  '/ServiceAccount': serviceAccountRules,
+  '/Node': nodeRules,
+  '/Event': eventRules,
+  '/PersistentVolumeClaim': pvcRules,
+  'apps/Deployment': deploymentRules,
+  'apps/ReplicaSet': replicaSetRules,
+  'apps/StatefulSet': statefulSetRules,
+  'apps/DaemonSet': daemonSetRules,
+  'batch/Job': jobRules,
+  'batch/CronJob': cronJobRules,
+  'networking.k8s.io/Ingress': ingressRules,
+  'rbac.authorization.k8s.io/Role': roleRules,
+  'rbac.authorization.k8s.io/ClusterRole': clusterRoleRules,
+  'rbac.authorization.k8s.io/RoleBinding': roleBindingRules,
+  'rbac.authorization.k8s.io/ClusterRoleBinding': clusterRoleBindingRules,
+  'coordination.k8s.io/Lease': leaseRules,
+};
+
+/** Key: "<group>/<Kind>" with "" for core, e.g. "/Pod", "apps/Deployment". */
+export function rulesFor(group: string, kind: string): KindRules | undefined {
+  return RULES[`${group}/${kind}`];
+}
+
+/** Name rules other than DNS-1123 subdomain, which is what most kinds use. */
+const NAME_RULES: Record<string, NameRule> = {
+  '/Namespace': 'label',
+  '/Service': 'dns1035-label',
+  'rbac.authorization.k8s.io/Role': 'path-segment',
+  'rbac.authorization.k8s.io/ClusterRole': 'path-segment',
+  'rbac.authorization.k8s.io/RoleBinding': 'path-segment',
+  'rbac.authorization.k8s.io/ClusterRoleBinding': 'path-segment',
+};
+
+/** The ValidateNameFunc kube-apiserver uses for the kind's metadata.name. */
+export function nameRuleFor(group: string, kind: string): NameRule {
+  return NAME_RULES[`${group}/${kind}`] ?? 'subdomain';
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalQuantity, compareQuantity, parseQuantity } from './quantity';
+
+describe('Quantity', () => {
+  it.each([
+    ['1Gi', '1Gi'],
+    ['1024Mi', '1Gi'],
+    ['1536Mi', '1536Mi'],
+    ['0.5Gi', '512Mi'],
+    ['100m', '100m'],
+    ['0.1', '100m'],
+    ['1.5', '1500m'],
+    ['1000', '1k'],
+    ['2000000', '2M'],
+    ['1e3', '1e3'],
+    ['500', '500'],
+    ['512', '512'],
+    ['0', '0'],
+    ['-1Gi', '-1Gi'],
+    [2, '2'],
+  ])('canonical form of %s is %s', (raw, want) => {
+    expect(canonicalQuantity(raw)).toBe(want);
+  });
+
+  it.each(['', 'abc', '1GB', '1.2.3', 'Gi', '1 Gi'])('rejects %j', (raw) => {
+    expect(parseQuantity(raw)).toBeUndefined();
+  });
+
+  it('compares across formats', () => {
+    expect(compareQuantity(parseQuantity('1Gi')!, parseQuantity('1073741824')!)).toBe(0);
+    expect(compareQuantity(parseQuantity('500m')!, parseQuantity('1')!)).toBe(-1);
+    expect(compareQuantity(parseQuantity('2')!, parseQuantity('1500m')!)).toBe(1);
+  });
+});

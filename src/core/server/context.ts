@@ -1,0 +1,22 @@
+// Per-request state shared by the handlers: the parsed request, its resource, and the response
+// pieces that accumulate while it is served (warnings).
+import type { ApiRequest } from '../types';
+import type { RequestInfo } from './requestinfo';
+import type { ServedResource } from '../registry/catalog';
+import type { RegistryContext } from '../registry/context';
+
+export interface RequestContext {
+  req: ApiRequest;
+  info: RequestInfo;
+  query: URLSearchParams;
+  /** The resource the path names (resolved from the catalog). */
+  r: ServedResource;
+  reg: RegistryContext;
+  /** `Warning: 299 - "..."` texts to send. */
+  warnings: string[];
+}
+
+export function queryFlag(query: URLSearchParams, name: string): boolean {
+  const v = query.get(name);
+  return v !== null && v !== 'false' && v !== '0';
+}

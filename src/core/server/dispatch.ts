@@ -1,0 +1,176 @@
+// Routing: non-resource endpoints (version, health, discovery, OpenAPI) and resource requests
+// (resolve the resource, check scope and verb, negotiate the output, call the verb's handler).
+import type { ApiRequest, ApiResponse } from '../types';
+import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
+import { parseQuery, requestInfo, type RequestInfo } from './requestinfo';
+import { errorToResponse, jsonResponse } from './respond';
+import type { RegistryContext } from '../registry/context';
+import type { RequestContext } from './context';
+import { negotiateOutput, wantsAggregatedDiscovery } from './negotiation';
+import { handleGet } from '../handlers/get';
+import { handleList } from '../handlers/list';
+import { handleWatch, type ActiveWatches, type WatchSettings } from '../handlers/watch';
+import { handleCreate } from '../handlers/create';
+import { handleUpdate } from '../handlers/update';
+import { handlePatch } from '../handlers/patch';
+import { handleDelete, handleDeleteCollection } from '../handlers/delete';
+import { handleScaleGet } from '../handlers/scale';
+import { handleVirtualCreate } from '../handlers/virtual';
+import { serveHealth, type HealthCheck } from './health';
+import { versionJson } from './version';
+import {
+  AGGREGATED_DISCOVERY_CONTENT_TYPE,
+  aggregatedCoreDiscovery,
+  aggregatedGroupsDiscovery,
+  apiResourceList,
+  legacyApiGroup,
+  legacyApiGroupList,
+  legacyApiVersions,
+} from './discovery';
+import type { OpenApiService } from './openapi';
+import type { OutputFormat } from './output';
+
+/** kube-apiserver's default request body limit. */
+export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+
+export interface DispatchDeps {
+  reg: RegistryContext;
+  health: Record<string, HealthCheck[]>;
+  openapi: () => OpenApiService;
+  serverAddress: string;
+  watch: WatchSettings;
+  activeWatches: ActiveWatches;
+}
+
+export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promise<ApiResponse> {
+  const discoveryCache = new Map<string, string | undefined>();
+  let discoveryGen = -1;
+  const cachedDiscovery = (key: string, build: () => string | undefined): string | undefined => {
+    if (discoveryGen !== deps.reg.catalog.generation) {
+      discoveryCache.clear();
+      discoveryGen = deps.reg.catalog.generation;
+    }
+    if (!discoveryCache.has(key)) discoveryCache.set(key, build());
+    return discoveryCache.get(key);
+  };
+
+  const discovery = (req: ApiRequest, info: RequestInfo): ApiResponse | undefined => {
+    const all = deps.reg.catalog.all();
+    const p = info.path.replace(/\/+$/, '');
+    const accept = req.headers['accept'];
+    if (p === '/api' || p === '/apis') {
+      if (wantsAggregatedDiscovery(accept)) {
+        const body = cachedDiscovery(`agg${p}`, () => (p === '/api' ? aggregatedCoreDiscovery(all) : aggregatedGroupsDiscovery(all)));
+        return { status: 200, headers: { 'Content-Type': AGGREGATED_DISCOVERY_CONTENT_TYPE, 'Cache-Control': 'no-cache, private' }, body: body + '\n' };
+      }
+      const body = cachedDiscovery(`legacy${p}`, () => (p === '/api' ? legacyApiVersions(deps.serverAddress) : legacyApiGroupList(all)));
+      return jsonResponse(200, body as string);
+    }
+    const segs = p.split('/').filter(Boolean);
+    if (segs[0] === 'apis' && segs.length === 2) {
+      const body = cachedDiscovery(`group${p}`, () => legacyApiGroup(all, segs[1]));
+      return body === undefined ? undefined : jsonResponse(200, body);
+    }
+    if ((segs[0] === 'api' && segs.length === 2) || (segs[0] === 'apis' && segs.length === 3)) {
+      const group = segs[0] === 'api' ? '' : segs[1];
+      const version = segs[segs.length - 1];
+      const body = cachedDiscovery(`gv${p}`, () => apiResourceList(all, group, version));
+      return body === undefined ? undefined : jsonResponse(200, body);
+    }
+    return undefined;
+  };
+
+  const nonResource = async (req: ApiRequest, info: RequestInfo, query: URLSearchParams): Promise<ApiResponse> => {
+    const p = info.path;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (p.startsWith('/api') || p === '/version' || p.startsWith('/openapi')) throw methodNotAllowed();
+      throw pathNotFound();
+    }
+    if (p === '/version' || p === '/version/') return { status: 200, headers: { 'Content-Type': 'application/json' }, body: versionJson() };
+    for (const endpoint of ['healthz', 'livez', 'readyz']) {
+      const base = `/${endpoint}`;
+      if (p === base || p.startsWith(base + '/')) return serveHealth(endpoint, p.slice(base.length), query, deps.health[endpoint]);
+    }
+    if (p === '/openapi/v3' || p === '/openapi/v3/') {
+      return { status: 200, headers: { 'Content-Type': 'application/json' }, body: deps.openapi().index() };
+    }
+    if (p.startsWith('/openapi/v3/')) {
+      const doc = deps.openapi().document(p.slice('/openapi/v3/'.length));
+      if (doc === undefined) throw pathNotFound();
+      return { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' }, body: doc };
+    }
+    if (info.apiPrefix) {
+      const res = discovery(req, info);
+      if (res) return res;
+    }
+    throw pathNotFound();
+  };
+
+  const resource = async (req: ApiRequest, info: RequestInfo, query: URLSearchParams): Promise<ApiResponse> => {
+    const r = deps.reg.catalog.lookup(info.group, info.version, info.resource);
+    if (!r) throw pathNotFound();
+    // Scope: namespaced resources need a namespace except for list/watch/deletecollection across all.
+    if (!r.info.namespaced && info.namespace && info.resource !== 'namespaces') throw pathNotFound();
+    if (r.info.namespaced && !info.namespace && info.name) throw pathNotFound();
+    // The all-namespaces path of a namespaced resource serves only list and watch.
+    if (r.info.namespaced && !info.namespace && !['list', 'watch'].includes(info.verb)) throw methodNotAllowed();
+    let verbs = r.info.verbs;
+    if (info.subresource) {
+      const sub = r.info.subresources.find((s) => s.name === info.subresource);
+      if (!sub || info.parts.length > 3) throw pathNotFound();
+      verbs = sub.verbs;
+    } else if (info.parts.length > 3) {
+      throw pathNotFound();
+    }
+    const verb = info.verb === 'watch' && info.name ? 'watch' : info.verb;
+    if (!verbs.includes(verb)) throw methodNotAllowed();
+    const rc: RequestContext = { req, info, query, r, reg: deps.reg, warnings: [] };
+    const out = negotiateOutput(req, query, r, info);
+    if (!out) throw notAcceptable(`only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+    return serveVerb(rc, out);
+  };
+
+  const serveVerb = (rc: RequestContext, out: OutputFormat): Promise<ApiResponse> => {
+    const { info } = rc;
+    if (rc.r.info.virtual) return handleVirtualCreate(rc, out);
+    if (info.subresource === 'scale' && info.verb === 'get') return handleScaleGet(rc, out);
+    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize') {
+      if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
+      throw methodNotAllowed();
+    }
+    switch (info.verb) {
+      case 'get':
+        return handleGet(rc, out);
+      case 'list':
+        return handleList(rc, out);
+      case 'watch':
+        return handleWatch(rc, out, deps.watch, deps.activeWatches);
+      case 'create':
+        return handleCreate(rc, out);
+      case 'update':
+        return handleUpdate(rc, out);
+      case 'patch':
+        return handlePatch(rc, out);
+      case 'delete':
+        return handleDelete(rc, out);
+      case 'deletecollection':
+        return handleDeleteCollection(rc, out);
+      default:
+        throw methodNotAllowed();
+    }
+  };
+
+  return async (req: ApiRequest): Promise<ApiResponse> => {
+    const { path, query } = parseQuery(req.url);
+    const info = requestInfo(req.method, path, query);
+    try {
+      if (req.body && req.body.length > MAX_REQUEST_BYTES) throw requestEntityTooLarge(`Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
+      const res = info.isResourceRequest ? await resource(req, info, query) : await nonResource(req, info, query);
+      if (req.method === 'HEAD') return { ...res, body: undefined };
+      return res;
+    } catch (err) {
+      if (!(err instanceof ApiError)) console.error('internal error serving', req.method, req.url, err);
+      return errorToResponse(err);
+    }
+  };
+}

@@ -1,0 +1,76 @@
+// Writing responses: objects, lists and Status errors in the negotiated format. JSON bodies end
+// with a newline, as Go's json.Encoder writes them; objects read from storage are sent as their
+// stored text with kind/apiVersion prepended, never re-serialised.
+import type { ApiResponse } from '../types';
+import { ApiError } from './status';
+import { withTypeMeta, type Obj } from '../registry/objects';
+import type { ServedResource } from '../registry/catalog';
+import { buildTable, toPartialObjectMetadata } from '../codec/table';
+import { toYaml } from '../codec/yaml';
+import type { OutputFormat } from './output';
+
+export const JSON_TYPE = 'application/json';
+
+export function baseHeaders(contentType: string, warnings?: string[]): Record<string, string> {
+  const h: Record<string, string> = { 'Audit-Id': crypto.randomUUID(), 'Cache-Control': 'no-cache, private', 'Content-Type': contentType };
+  if (warnings && warnings.length) h['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
+  return h;
+}
+
+export function jsonResponse(status: number, body: string, warnings?: string[], contentType = JSON_TYPE): ApiResponse {
+  return { status, headers: baseHeaders(contentType, warnings), body: body + '\n' };
+}
+
+export function errorResponse(err: ApiError, out?: OutputFormat): ApiResponse {
+  const status = err.toStatus();
+  const res = out?.kind === 'yaml' ? { status: err.code, headers: baseHeaders('application/yaml'), body: toYaml(status) } : jsonResponse(err.code, JSON.stringify(status));
+  if (err.headers) Object.assign(res.headers, err.headers);
+  return res;
+}
+
+function prettyJson(text: string): string {
+  return JSON.stringify(JSON.parse(text), null, 2);
+}
+
+/** A single object: `text` is stored text (no kind/apiVersion) when available, else obj is serialised. */
+export function objectResponse(status: number, r: ServedResource, obj: Obj | undefined, text: string | undefined, out: OutputFormat, warnings: string[], now: number): ApiResponse {
+  const { kind, group } = r.info;
+  const full = (): Obj => obj ?? JSON.parse(withTypeMeta(text as string, kind, r.apiVersion));
+  switch (out.kind) {
+    case 'table': {
+      const table = buildTable(group, kind, [full()], { resourceVersion: '' }, { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now }, out.columns);
+      return encodeValue(status, table, out, warnings);
+    }
+    case 'pom':
+      return encodeValue(status, toPartialObjectMetadata(full(), `meta.k8s.io/${out.version ?? 'v1'}`), out, warnings);
+    case 'yaml':
+      return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(full()) };
+    default: {
+      let body = text !== undefined ? withTypeMeta(text, kind, r.apiVersion) : JSON.stringify(orderTop(obj as Obj));
+      if (out.pretty) body = prettyJson(body);
+      return jsonResponse(status, body, warnings);
+    }
+  }
+}
+
+/** kind, apiVersion, metadata first, as Go structs serialise. */
+export function orderTop(obj: Obj): Obj {
+  const { kind, apiVersion, metadata, ...rest } = obj;
+  const out: Obj = {};
+  if (kind !== undefined) out.kind = kind;
+  if (apiVersion !== undefined) out.apiVersion = apiVersion;
+  if (metadata !== undefined) out.metadata = metadata;
+  return Object.assign(out, rest);
+}
+
+/** Any value (Table, Status, Scale, review) in JSON or YAML. */
+export function encodeValue(status: number, value: unknown, out: OutputFormat | undefined, warnings?: string[]): ApiResponse {
+  if (out?.kind === 'yaml') return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(value) };
+  return jsonResponse(status, out?.pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value), warnings, out?.contentType);
+}
+
+export function errorToResponse(err: unknown, out?: OutputFormat): ApiResponse {
+  if (err instanceof ApiError) return errorResponse(err, out);
+  const message = err instanceof Error ? err.message : String(err);
+  return errorResponse(new ApiError(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }), out);
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { SortedKeys } from './sorted-keys';
+
+// A small deterministic PRNG so failures reproduce.
+function random(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+function allKeys(set: SortedKeys): string[] {
+  const out: string[] = [];
+  set.forEachFrom({ chunk: 0, offset: 0 }, (k) => {
+    out.push(k);
+    return true;
+  });
+  return out;
+}
+
+describe('SortedKeys', () => {
+  it('matches a sorted reference through thousands of random inserts and removals', () => {
+    const rnd = random(7);
+    const set = new SortedKeys();
+    const reference = new Set<string>();
+    for (let i = 0; i < 6000; i++) {
+      const key = `k${Math.floor(rnd() * 3000).toString().padStart(4, '0')}`;
+      if (rnd() < 0.65) {
+        expect(set.insert(key)).toBe(!reference.has(key));
+        reference.add(key);
+      } else {
+        expect(set.remove(key)).toBe(reference.delete(key));
+      }
+    }
+    const expected = [...reference].sort();
+    expect(set.size).toBe(expected.length);
+    expect(allKeys(set)).toEqual(expected);
+    // seek + rank agree with the reference for every probe.
+    for (const probe of ['k0000', 'k1500', 'k2999', 'k9', 'a']) {
+      const pos = set.seek((k) => k < probe);
+      expect(set.rank(pos)).toBe(expected.filter((k) => k < probe).length);
+    }
+  });
+
+  it('bulk-loads sorted keys and keeps working after edits', () => {
+    const keys = Array.from({ length: 2000 }, (_, i) => `/p/${i.toString().padStart(5, '0')}`);
+    const set = SortedKeys.fromSorted(keys);
+    expect(set.size).toBe(2000);
+    expect(set.insert('/p/00000')).toBe(false);
+    expect(set.insert('/p/00000a')).toBe(true);
+    expect(set.remove('/p/01999')).toBe(true);
+    expect(set.remove('/p/01999')).toBe(false);
+    const all = allKeys(set);
+    expect(all[1]).toBe('/p/00000a');
+    expect(all).toHaveLength(2000);
+    expect(all.at(-1)).toBe('/p/01998');
+  });
+
+  it('handles an empty set and positions past the end', () => {
+    const set = new SortedKeys();
+    const pos = set.seek((k) => k < 'x');
+    expect(pos).toEqual({ chunk: 0, offset: 0 });
+    expect(set.rank(pos)).toBe(0);
+    expect(set.remove('x')).toBe(false);
+    set.insert('b');
+    set.insert('a');
+    expect(set.rank(set.seek(() => true))).toBe(2);
+    expect(allKeys(set)).toEqual(['a', 'b']);
+  });
+
+  it('inserts 100,000 random keys quickly', () => {
+    const rnd = random(3);
+    const set = new SortedKeys();
+    const start = performance.now();
+    for (let i = 0; i < 100_000; i++) set.insert(`/registry/configmaps/ns/${Math.floor(rnd() * 1e12).toString(36)}`);
+    expect(performance.now() - start).toBeLessThan(1500);
+    const all = allKeys(set);
+    expect(all.every((k, i) => i === 0 || all[i - 1]! < k)).toBe(true);
+  });
+});

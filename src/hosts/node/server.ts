@@ -1,0 +1,100 @@
+// The Node HTTP host: node:http with keep-alive, one ApiServer.handle call per request.
+// The hot path is benchmarked against a server answering fixed bytes, so it builds no WHATWG
+// Request/Response objects and allocates little beyond the ApiRequest itself.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiServer } from '../../core/api';
+import { BODY_TOO_LARGE, MAX_REQUEST_BODY_BYTES, readApiRequest } from './request-adapter';
+import { endOpenStreams, writeApiResponse, type OpenStream } from './response-writer';
+
+export interface NodeHostOptions {
+  port: number;
+  host: string;
+  api: ApiServer;
+  /** Body limit in bytes; kube-apiserver's 3 MiB by default. */
+  maxBodyBytes?: number;
+}
+
+export interface NodeHost {
+  port: number;
+  url: string;
+  /** Stops accepting, ends open streams, waits for in-flight requests (forcing sockets after ~2 s). */
+  close(): Promise<void>;
+}
+
+/** How long close() lets in-flight requests finish before it destroys their sockets. */
+const CLOSE_GRACE_MS = 1500;
+
+function tooLargeBody(limit: number): string {
+  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Request entity too large: limit is ${limit}`, reason: 'RequestEntityTooLarge', code: 413 });
+}
+
+function internalErrorBody(message: string): string {
+  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 });
+}
+
+function writeFixed(res: ServerResponse, status: number, body: string, closeConnection: boolean): void {
+  const headers = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))];
+  // The unread rest of an oversized body must not be parsed as the next request.
+  if (closeConnection) headers.push('Connection', 'close');
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+export async function startNodeHost(opts: NodeHostOptions): Promise<NodeHost> {
+  const { api } = opts;
+  const limit = opts.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
+  const tooLarge = tooLargeBody(limit);
+  const open = new Set<OpenStream>();
+
+  const dispatch = async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      let apiReq = readApiRequest(req, limit);
+      if (apiReq instanceof Promise) apiReq = await apiReq;
+      if (apiReq === BODY_TOO_LARGE) {
+        writeFixed(res, 413, tooLarge, true);
+        return;
+      }
+      const apiRes = await api.handle(apiReq);
+      writeApiResponse(res, apiRes, open);
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      writeFixed(res, 500, internalErrorBody(err instanceof Error ? err.message : String(err)), false);
+    }
+  };
+
+  const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {
+    void dispatch(req, res);
+  });
+  // Clients such as kubectl and informers keep connections for a long time between requests.
+  server.keepAliveTimeout = 65_000;
+  // Watches are long-lived: no request/headers timeout may cut them.
+  server.requestTimeout = 0;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      endOpenStreams(open);
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
+    });
+    return closing;
+  };
+
+  return { port, url: `http://${hostForUrl}:${port}`, close };
+}
