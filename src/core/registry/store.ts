@@ -210,15 +210,27 @@ export async function updateObject(
       if (om.generation !== undefined) meta.generation = om.generation;
       else delete meta.generation;
       let next: Obj = obj;
+      const rules = rulesFor(group, kind);
       if (opts.subresource === 'status') {
+        // A status write changes status only.
         next = clone(old);
         if (obj.status === undefined) delete next.status;
         else next.status = obj.status;
-      } else if (r.strategy.hasStatusSubresource) {
-        if (old.status === undefined) delete next.status;
-        else next.status = old.status;
+      } else if (opts.subresource === 'finalize') {
+        // namespaces/<n>/finalize changes spec.finalizers only.
+        next = clone(old);
+        next.spec = { ...(next.spec ?? {}) };
+        if (obj.spec?.finalizers === undefined) delete next.spec.finalizers;
+        else next.spec.finalizers = obj.spec.finalizers;
+      } else {
+        if (r.strategy.hasStatusSubresource) {
+          if (old.status === undefined) delete next.status;
+          else next.status = old.status;
+        }
+        rules?.prepareForUpdate?.(next, old);
       }
-      rulesFor(group, kind)?.defaults?.(next);
+      // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
+      if (opts.subresource !== 'finalize') rules?.defaults?.(next);
       if (r.strategy.tracksGeneration && specChanged(next, old)) next.metadata.generation = (om.generation ?? 0) + 1;
       validate(ctx, r, next, old);
       if (next.metadata.deletionTimestamp && r.strategy.finalized(next)) {

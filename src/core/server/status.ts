@@ -184,17 +184,17 @@ export function fieldErrorBody(e: FieldError): string {
       s = `Invalid value: ${e.valueText ?? formatFieldValue(e.value)}`;
       break;
     case 'FieldValueNotSupported':
-      s = `Unsupported value: ${formatFieldValue(e.value)}`;
+      s = `Unsupported value: ${e.valueText ?? formatFieldValue(e.value)}`;
       if (e.supported && e.supported.length) s += `: supported values: ${e.supported.map((x) => JSON.stringify(x)).join(', ')}`;
       break;
     case 'FieldValueDuplicate':
-      s = `Duplicate value: ${formatFieldValue(e.value)}`;
+      s = `Duplicate value: ${e.valueText ?? formatFieldValue(e.value)}`;
       break;
     case 'FieldValueNotFound':
-      s = `Not found: ${formatFieldValue(e.value)}`;
+      s = `Not found: ${e.valueText ?? formatFieldValue(e.value)}`;
       break;
     case 'FieldValueTypeInvalid':
-      s = `Invalid value: ${formatFieldValue(e.value)}`;
+      s = `Invalid value: ${e.valueText ?? formatFieldValue(e.value)}`;
       break;
   }
   if (e.detail) s += `: ${e.detail}`;

@@ -28,6 +28,8 @@ function startMain(args: string[]) {
     });
     void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
+  // A test that expects the process to exit never awaits `ready`; keep its rejection handled.
+  ready.catch(() => {});
   return { child, ready, exited, output: () => ({ stdout, stderr }) };
 }
 

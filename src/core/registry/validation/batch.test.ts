@@ -63,6 +63,7 @@ describe('CronJob', () => {
 
   it('validates schedule, policy and name length', () => {
     const c: any = { metadata: { name: 'x'.repeat(53) }, spec: { schedule: 'every minute', concurrencyPolicy: 'Sometimes', jobTemplate: { spec: { template: { spec: podSpec() } } } } };
+    cron.defaults!(c);
     expect(cron.validateCreate!(c)).toEqual([
       { type: 'FieldValueInvalid', field: 'metadata.name', value: 'x'.repeat(53), detail: 'must be no more than 52 characters' },
       { type: 'FieldValueInvalid', field: 'spec.schedule', value: 'every minute', detail: 'expected exactly 5 fields, found 2: [every minute]' },
