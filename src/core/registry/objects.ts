@@ -49,8 +49,16 @@ export function toStoredText(obj: Obj, resourceVersion?: string): string {
 }
 
 /** `{"kind":"K","apiVersion":"v",` — prepended to stored text to make a full object. */
+const prefixes = new Map<string, string>();
+
 export function typeMetaPrefix(kind: string, apiVersion: string): string {
-  return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
+  const key = `${apiVersion}/${kind}`;
+  let p = prefixes.get(key);
+  if (p === undefined) {
+    p = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
+    prefixes.set(key, p);
+  }
+  return p;
 }
 
 export function withTypeMeta(storedText: string, kind: string, apiVersion: string): string {
@@ -67,9 +75,32 @@ export function objectText(obj: Obj): string {
   return withTypeMeta(toStoredText(obj, obj.metadata?.resourceVersion), obj.kind, obj.apiVersion);
 }
 
-/** RFC 3339 with second precision, as metav1.Time marshals. */
+let lastSecond = -1;
+let lastStamp = '';
+
+/** RFC 3339 with second precision, as metav1.Time marshals (cached per second: writes come in bursts). */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const sec = Math.floor(ms / 1000);
+  if (sec !== lastSecond) {
+    lastStamp = new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+    lastSecond = sec;
+  }
+  return lastStamp;
+}
+
+const RV_PLACEHOLDER = '"resourceVersion":"0"';
+
+/**
+ * Stored text with resourceVersion "0", and a function that puts the real revision in. The first
+ * `"resourceVersion":"0"` is metadata's: metadata is serialised first and the fields before it
+ * are strings whose quotes would be escaped.
+ */
+export function storedTextTemplate(obj: Obj): { text: string; withRevision: (rev: number) => string } {
+  const text = toStoredText(obj, '0');
+  const at = text.indexOf(RV_PLACEHOLDER);
+  const head = text.slice(0, at + RV_PLACEHOLDER.length - 2);
+  const tail = text.slice(at + RV_PLACEHOLDER.length - 1);
+  return { text, withRevision: (rev: number) => head + rev + tail };
 }
 
 /** RFC 3339 with microseconds, as metav1.MicroTime marshals. */

@@ -16,7 +16,7 @@ import {
 } from '../server/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
-import { clone, deepEqual, newUid, parseStored, randomSuffix, rfc3339, toStoredText, type Obj } from './objects';
+import { clone, deepEqual, newUid, parseStored, randomSuffix, rfc3339, storedTextTemplate, toStoredText, type Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
@@ -46,13 +46,25 @@ export async function getObject(ctx: RegistryContext, r: ServedResource, ns: str
   return kv;
 }
 
+const terminatingByRevision = new WeakMap<KV, boolean>();
+
+/** Whether a stored namespace is terminating (remembered per stored revision: no parse per create). */
+function isTerminating(kv: KV): boolean {
+  let t = terminatingByRevision.get(kv);
+  if (t === undefined) {
+    const nsObj = JSON.parse(kv.value) as Obj;
+    t = !!nsObj.metadata?.deletionTimestamp || nsObj.status?.phase === 'Terminating';
+    terminatingByRevision.set(kv, t);
+  }
+  return t;
+}
+
 /** NamespaceLifecycle: the namespace must exist, and must not be terminating for creates. */
 export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns: string, name: string): Promise<void> {
   if (!r.info.namespaced) return;
   const kv = await ctx.mvcc.get(`/core/namespaces/${ns}`);
   if (!kv) throw notFound('', 'namespaces', ns);
-  const nsObj = JSON.parse(kv.value) as Obj;
-  if (nsObj.metadata?.deletionTimestamp || nsObj.status?.phase === 'Terminating') {
+  if (isTerminating(kv)) {
     throw forbidden(r.info.group, r.info.resource, name, `unable to create new content in namespace ${ns} because it is being terminated`);
   }
 }
@@ -110,11 +122,12 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   if (hooks?.beforeCreate) await hooks.beforeCreate(ctx, r, obj, dryRun);
   rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
   validate(ctx, r, obj, undefined);
-  checkSize(toStoredText(obj, '0'));
+  const stored = storedTextTemplate(obj);
+  checkSize(stored.text);
   if (dryRun) return { obj, created: true, changed: true };
   let kv: KV;
   try {
-    kv = await ctx.mvcc.create(objectKey(r, ns, meta.name), (rev) => toStoredText(obj, String(rev)));
+    kv = await ctx.mvcc.create(objectKey(r, ns, meta.name), stored.withRevision);
   } catch (err) {
     throw mapStorageError(err, r, meta.name);
   }
@@ -242,10 +255,11 @@ export async function updateObject(
         result = old;
         return { kind: 'none' };
       }
-      checkSize(toStoredText(next, '0'));
+      const stored = storedTextTemplate(next);
+      checkSize(stored.text);
       result = next;
       if (opts.dryRun) return { kind: 'none' };
-      return { kind: 'put', encode: (rev: number) => toStoredText(next, String(rev)) };
+      return { kind: 'put', encode: stored.withRevision };
     });
   } catch (err) {
     throw mapStorageError(err, r, name);

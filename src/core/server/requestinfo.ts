@@ -114,6 +114,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
 }
 
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
