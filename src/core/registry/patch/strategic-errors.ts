@@ -79,12 +79,12 @@ export function goValue(v: unknown): string {
   return `map[${keys.map((k) => `${k}:${goValue(o[k])}`).join(' ')}]`;
 }
 
-/** int64 prints plainly; float64 `%v` switches to exponent form below 1e-4 and from 1e21 on. */
+/** int64 prints plainly; float64 `%v` (shortest %g) switches to exponent form below 1e-4 and from 1e6 on. */
 function goNumber(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return BigInt(n).toString();
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
   const exp = Math.floor(Math.log10(Math.abs(n)));
-  if (exp >= -4 && exp < 21) return String(n);
+  if (exp >= -4 && exp < 6) return String(n);
   // JS writes `1.5e-7`; Go writes `1.5e-07` (at least two exponent digits).
   const [mant, e] = n.toExponential().split('e');
   const sign = e.startsWith('-') ? '-' : '+';
