@@ -4,10 +4,19 @@ import type { Catalog, ServedResource } from './catalog';
 import type { Obj } from './objects';
 import type { FieldError } from '../server/status';
 
+/** Something a hook took (an IP, a port) that must be given back if the write does not happen. */
+export interface Reservation {
+  undo(): void;
+  /** After a successful write (e.g. release what the old object held). */
+  commit?(): void;
+}
+
 /** Resource-specific work around the generic store, in the spirit of admission plug-ins and registry hooks. */
 export interface ResourceHooks {
-  /** Async checks and mutation before a create is validated (e.g. allocate a ClusterIP). */
-  beforeCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj, dryRun: boolean): Promise<void> | void;
+  /** Checks and mutation before a create is validated (e.g. allocate a ClusterIP). */
+  beforeCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj): Promise<Reservation | void> | Reservation | void;
+  /** Synchronous, inside the write: mutation of an update before it is validated. */
+  beforeUpdate?(ctx: RegistryContext, r: ServedResource, next: Obj, old: Obj): Reservation | void;
   /** Extra validation with access to the store (synchronous; runs inside the write). */
   validate?(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined): FieldError[];
   afterCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj): void | Promise<void>;

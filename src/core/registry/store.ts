@@ -15,7 +15,7 @@ import {
   type FieldError,
 } from '../server/status';
 import { objectKey, type ServedResource } from './catalog';
-import { hooksFor, type RegistryContext } from './context';
+import { hooksFor, type RegistryContext, type Reservation } from './context';
 import { clone, deepEqual, newUid, parseStored, randomSuffix, rfc3339, storedTextTemplate, toStoredText, type Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
 
@@ -119,18 +119,23 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   r.strategy.prepareForCreate(obj);
   await checkNamespace(ctx, r, ns, meta.name ?? '');
   const hooks = hooksFor(ctx, r);
-  if (hooks?.beforeCreate) await hooks.beforeCreate(ctx, r, obj, dryRun);
-  rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
-  validate(ctx, r, obj, undefined);
-  const stored = storedTextTemplate(obj);
-  checkSize(stored.text);
-  if (dryRun) return { obj, created: true, changed: true };
+  const reservation = hooks?.beforeCreate ? await hooks.beforeCreate(ctx, r, obj) : undefined;
   let kv: KV;
   try {
+    rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+    validate(ctx, r, obj, undefined);
+    const stored = storedTextTemplate(obj);
+    checkSize(stored.text);
+    if (dryRun) {
+      reservation?.undo();
+      return { obj, created: true, changed: true };
+    }
     kv = await ctx.mvcc.create(objectKey(r, ns, meta.name), stored.withRevision);
   } catch (err) {
+    reservation?.undo();
     throw mapStorageError(err, r, meta.name);
   }
+  reservation?.commit?.();
   meta.resourceVersion = String(kv.modRev);
   await hooks?.afterCreate?.(ctx, r, obj);
   return { obj, text: kv.value, created: true, changed: true };
@@ -191,6 +196,7 @@ export async function updateObject(
   let result: Obj | undefined;
   let deleted = false;
   let old: Obj | undefined;
+  let reservation: Reservation | undefined;
   let res;
   try {
     res = await ctx.mvcc.update(key, (cur) => {
@@ -245,6 +251,8 @@ export async function updateObject(
       // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
       if (opts.subresource !== 'finalize') rules?.defaults?.(next);
       if (r.strategy.tracksGeneration && specChanged(next, old)) next.metadata.generation = (om.generation ?? 0) + 1;
+      const hooks = hooksFor(ctx, r);
+      reservation = hooks?.beforeUpdate?.(ctx, r, next, old) ?? undefined;
       validate(ctx, r, next, old);
       if (next.metadata.deletionTimestamp && r.strategy.finalized(next)) {
         result = next;
@@ -262,10 +270,13 @@ export async function updateObject(
       return { kind: 'put', encode: stored.withRevision };
     });
   } catch (err) {
+    reservation?.undo();
     throw mapStorageError(err, r, name);
   }
   const obj = result as Obj;
   const hooks = hooksFor(ctx, r);
+  if (res.kv && res.changed) reservation?.commit?.();
+  else reservation?.undo();
   if (res.kv && res.changed) {
     obj.metadata.resourceVersion = String(res.kv.modRev);
     await hooks?.afterUpdate?.(ctx, r, obj, old as Obj);

@@ -93,11 +93,9 @@ function scalarKind(type: string, where: string): number {
   return kind;
 }
 
-function wireTypeOf(kind: number, repeatedOrMap: boolean, isMap: boolean): number {
-  if (isMap) return 2;
-  if (kind === K_STRING || kind === K_BYTES || kind === K_MESSAGE) return 2;
-  void repeatedOrMap; // proto2 repeated scalars are not packed: one varint per element
-  return 0;
+/** Length-delimited (2) or varint (0). proto2 repeated scalars are not packed: one varint each. */
+function wireTypeOf(kind: number, isMap: boolean): number {
+  return isMap || kind === K_STRING || kind === K_BYTES || kind === K_MESSAGE ? 2 : 0;
 }
 
 function compile(file: ProtoFile): { messages: MessageDesc[]; byName: Map<string, MessageDesc> } {
@@ -116,7 +114,7 @@ function compile(file: ProtoFile): { messages: MessageDesc[]; byName: Map<string
         mapKey: isMap ? scalarKind(mapKey ?? 'string', name) : K_STRING,
         pointer: (flags & FLAG_POINTER) !== 0,
         inline: (flags & FLAG_INLINE) !== 0,
-        key: number * 8 + wireTypeOf(kind, (flags & FLAG_REPEATED) !== 0, isMap),
+        key: number * 8 + wireTypeOf(kind, isMap),
       };
     });
     const wireOrder = [...fields].sort((a, b) => a.number - b.number);

@@ -1,51 +1,39 @@
-// Services: ClusterIP allocation from the service CIDR (10.96.0.0/12), released on delete, and
-// the `kubernetes` Service every cluster has in `default`.
+// Services: ClusterIP (10.96.0.0/12) and NodePort (30000-32767) allocation, given back when a
+// write does not happen or the Service goes, and the `kubernetes` Service in `default`.
 import { objectKey } from '../catalog';
 import type { RegistryContext } from '../context';
 import { createObject } from '../store';
 import { invalid } from '../../server/status';
-import { ClusterIpAllocator } from '../validation';
+import { ClusterIpAllocator, NodePortAllocator } from '../validation';
+import { allocateServiceAddresses, releaseServiceAddresses, reserveServiceAddresses, type ServiceAllocators } from '../validation/cluster-ip';
 import type { Obj } from '../objects';
 
-/** Whether this Service gets an IP from the allocator. */
-function needsIp(svc: Obj): boolean {
-  return svc.spec?.type !== 'ExternalName' && svc.spec?.clusterIP !== 'None';
-}
+const allocatorsByContext = new WeakMap<RegistryContext, ServiceAllocators>();
 
-export function registerServiceHooks(ctx: RegistryContext): ClusterIpAllocator {
-  const allocator = new ClusterIpAllocator();
+export function registerServiceHooks(ctx: RegistryContext): ServiceAllocators {
+  const alloc: ServiceAllocators = { ips: new ClusterIpAllocator(), nodePorts: new NodePortAllocator() };
+  allocatorsByContext.set(ctx, alloc);
+  const allocate = (r: { info: { group: string; kind: string } }, svc: Obj, old?: Obj) => {
+    const res = allocateServiceAddresses(svc, alloc, old);
+    if (res.errors.length) throw invalid(r.info.group, r.info.kind, svc.metadata?.name ?? '', res.errors);
+    return res;
+  };
   ctx.hooks.set('/services', {
-    beforeCreate(_c, r, obj, dryRun) {
-      obj.spec = obj.spec ?? {};
-      if (!needsIp(obj)) return;
-      const requested: string | undefined = obj.spec.clusterIP || obj.spec.clusterIPs?.[0];
-      if (requested) {
-        const err = allocator.check(requested);
-        if (err) throw invalid(r.info.group, r.info.kind, obj.metadata?.name ?? '', [err]);
-        if (!dryRun) allocator.reserve(requested);
-        obj.spec.clusterIP = requested;
-      } else {
-        obj.spec.clusterIP = dryRun ? allocator.peek() : allocator.allocate();
-      }
-      obj.spec.clusterIPs = [obj.spec.clusterIP];
-    },
+    beforeCreate: (_c, r, obj) => allocate(r, obj),
+    beforeUpdate: (_c, r, next, old) => allocate(r, next, old),
     afterDelete(_c, _r, obj) {
-      if (obj.spec?.clusterIP && obj.spec.clusterIP !== 'None') allocator.release(obj.spec.clusterIP);
+      releaseServiceAddresses(obj, alloc);
     },
   });
-  (ctx as RegistryContext & { ipAllocator?: ClusterIpAllocator }).ipAllocator = allocator;
-  return allocator;
+  return alloc;
 }
 
-/** Mark the IPs of stored Services as used, and create the `kubernetes` Service. */
+/** Mark the addresses of stored Services as used, and create the `kubernetes` Service. */
 export async function bootstrapServices(ctx: RegistryContext): Promise<void> {
-  const allocator = (ctx as RegistryContext & { ipAllocator?: ClusterIpAllocator }).ipAllocator;
+  const alloc = allocatorsByContext.get(ctx);
   const r = ctx.catalog.versionsOf('', 'services')[0];
   const { kvs } = await ctx.mvcc.range(r.keyPrefix);
-  for (const kv of kvs) {
-    const svc = JSON.parse(kv.value) as Obj;
-    if (svc.spec?.clusterIP && svc.spec.clusterIP !== 'None') allocator?.reserve(svc.spec.clusterIP);
-  }
+  for (const kv of kvs) if (alloc) reserveServiceAddresses(JSON.parse(kv.value) as Obj, alloc);
   if (!(await ctx.mvcc.get(objectKey(r, 'default', 'kubernetes')))) {
     await createObject(
       ctx,
