@@ -292,8 +292,11 @@ const messages = names.map((name) => {
   const { type, extra } = types.get(name);
   const fields = [...type.fieldsArray];
   const numbers = new Set(fields.map((f) => f.id));
-  for (const old of extra) for (const f of old.fieldsArray) if (!numbers.has(f.id)) (fields.push(f), numbers.add(f.id));
-  fields.sort((a, b) => a.id - b.id);
+  // Fields v1.23 had and v1.34 dropped (ObjectMeta.clusterName): today's clients never write
+  // them, so they are encoded only when the JSON has them, like pointers.
+  const dropped = new Set();
+  for (const old of extra) for (const f of old.fieldsArray) if (!numbers.has(f.id)) (fields.push(f), numbers.add(f.id), dropped.add(f));
+  // Declaration order is the Go struct order, hence the JSON key order; the codec sorts by number itself.
   return fields.map((f) => {
     const jsonName = jsonNameOf(name, f.name);
     if (f.map) {
@@ -301,7 +304,7 @@ const messages = names.map((name) => {
       return [jsonName, f.id, value, FLAG_MAP, f.keyType];
     }
     let flags = f.repeated ? FLAG_REPEATED : 0;
-    if (!f.repeated && pointerOf(name, f)) flags |= FLAG_POINTER;
+    if (!f.repeated && (dropped.has(f) || pointerOf(name, f))) flags |= FLAG_POINTER;
     if (flags === 0 && isInline(name, f)) flags |= FLAG_INLINE;
     return [jsonName, f.id, typeRef(f), flags];
   });

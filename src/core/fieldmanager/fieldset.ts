@@ -172,6 +172,11 @@ export class FieldSet {
     return out;
   }
 
+  /** Visits this level's entries in insertion order (cheaper than sortedEntries). */
+  forEachEntry(fn: (pe: PathElement, member: boolean, child: FieldSet | null) => void): void {
+    for (const e of this.entries.values()) fn(e.pe, e.member, e.child);
+  }
+
   /** Direct access for walkers that rebuild sets level by level. */
   entry(pe: PathElement): Readonly<Entry> | undefined {
     return this.entries.get(pe.id);

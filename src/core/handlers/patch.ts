@@ -10,6 +10,9 @@ import { parseDryRun } from './options';
 import { handleScaleUpdate } from './scale';
 import { applyJsonPatch, applyMergePatch, parsePatchBody } from '../registry/patch';
 import type { Obj } from '../registry/objects';
+import { applyStrategicMergePatch } from '../registry/patch/strategic';
+
+const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
 const MERGE = 'application/merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
@@ -40,9 +43,14 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
       apply = (doc) => applyJsonPatch(doc, patch);
       break;
     }
-    case STRATEGIC:
-      if (rc.r.info.custom) unsupported(rc);
-      throw unsupportedMediaType(`strategic merge patch is not supported yet by this server: use ${MERGE} or ${JSON_PATCH}`);
+    case STRATEGIC: {
+      if (rc.r.info.custom || !rc.r.info.definition) unsupported(rc);
+      const patch = parsePatchBody(bodyText);
+      if (patch.syntaxError !== undefined) throw badRequest(patch.syntaxError);
+      const root = rc.info.subresource === 'scale' ? SCALE_DEFINITION : (rc.r.info.definition as string);
+      apply = (doc) => applyStrategicMergePatch(doc, patch.value, root);
+      break;
+    }
     case APPLY:
       throw unsupportedMediaType(`server-side apply is not supported yet by this server: use ${MERGE} or ${JSON_PATCH}`);
     default:

@@ -167,8 +167,8 @@ export function partitionByPresence(merged: unknown[], partitionBy: unknown[], m
 }
 
 /** Handles `$patch` elements: delete by merge key, or replace the whole list. */
-function applySpecialElements(original: unknown[], patch: unknown[], mergeKey: string): { original: unknown[]; patch: unknown[] } {
-  let live = [...original];
+function applySpecialElements(original: unknown[], patch: unknown[], mergeKey: string): { original: unknown[]; patch: unknown[]; replaced: boolean } {
+  const live = [...original];
   const plain: unknown[] = [];
   let replace = false;
   for (const v of patch) {
@@ -190,8 +190,7 @@ function applySpecialElements(original: unknown[], patch: unknown[], mergeKey: s
       throw errBadPatchType(directive, el);
     }
   }
-  if (replace) live = plain;
-  return replace ? { original: live, patch: [] } : { original: live, patch: plain };
+  return replace ? { original: plain, patch: [], replaced: true } : { original: live, patch: plain, replaced: false };
 }
 
 /** mergeSlice: the `merge` strategy for one list. */
@@ -214,7 +213,10 @@ export function mergeList(
   } else {
     // Go names the element type's kind here, which for API objects is always a struct.
     if (!mergeKey) throw internalPatchError('cannot merge lists without merge key for struct');
-    ({ original, patch } = applySpecialElements(original, patch, mergeKey));
+    const special = applySpecialElements(original, patch, mergeKey);
+    // After a `$patch: replace` element the list is the patch's other elements, taken as they are.
+    original = special.replaced ? special.original.map((v) => sanitize(v, elem)) : special.original;
+    patch = special.patch;
     merged = [...original];
     for (const v of patch) {
       const el = v as Obj;

@@ -1,0 +1,175 @@
+// Server-Side Apply and field management (the engine; no HTTP). Semantics of kube-apiserver
+// v1.23's fieldmanager over structured-merge-diff v4, layered like kube's managers:
+//   strip untracked metadata → merge/ownership (updater.ts) → fold into the manager's entry
+//   and stamp its time → cap Update entries → encode sorted entries.
+//
+// Caller contract (the lead wires this into the handlers):
+// - updateManagedFields for POST/PUT/non-apply PATCH. Pick `managed` like kube does:
+//   `managedFieldsForUpdate(requestedManagedFields, liveManagedFields)` — a reset request
+//   (`[]` or `[{}]`) gives [], valid non-empty requested entries are used as they are (kubectl's
+//   client-side → server-side migration sends them in a JSON patch), anything else falls back to
+//   the live entries. Store the returned entries as metadata.managedFields (omit when empty).
+// - applyPatch for apply patches: `managed` = the live object's entries (decodeManagedFields);
+//   the returned object already carries the new metadata.managedFields. When it deep-equals
+//   the live object the write can be skipped (no new resourceVersion).
+// - ignoredFields = kube's reset fields for the write path, e.g. [['status']] for the main
+//   resource of kinds with a status subresource and [['spec']] (plus whatever the kind's status
+//   strategy resets) for /status. They are never owned, and applyPatch keeps their live values.
+import { type Conflict, conflictMessages, conflictsFromSets } from './conflicts';
+import { FieldSet } from './fieldset';
+import {
+  capUpdateManagers,
+  decodeManagedFields,
+  decodeToSets,
+  encodeFromSets,
+  isResetManagedFields,
+  type ManagedFieldsEntry,
+  type ManagerInfo,
+  managerIdentifier,
+  STRIPPED_FIELDS,
+  validateManagedFields,
+} from './managed';
+import { fieldElement } from './pathelement';
+import { emptyObject, rootType, type SchemaRoot } from './schema';
+import { FieldManagerError } from './typed';
+import { applyOwnership, updateOwnership, type UpdaterContext } from './updater';
+import { managerFromUserAgent } from './useragent';
+import { isMap } from './value';
+
+export type { Conflict, ManagedFieldsEntry, SchemaRoot };
+export { conflictMessages, decodeManagedFields, FieldManagerError, isResetManagedFields, managerFromUserAgent, validateManagedFields };
+
+/** The manager name kube uses for fields that existed before the first apply. */
+export const BEFORE_FIRST_APPLY = 'before-first-apply';
+
+interface WriteArgs {
+  managed: ManagedFieldsEntry[];
+  manager: string;
+  apiVersion: string;
+  subresource?: string;
+  time: string;
+  schema: SchemaRoot;
+  /** Top-level-first field paths this write path ignores (kube's reset fields). */
+  ignoredFields?: string[][];
+}
+
+/**
+ * Non-apply write (create, update, patch): fields whose value changed (or were added) move to
+ * `manager` (one Update entry per manager, apiVersion and subresource); removed fields leave
+ * everyone's sets; never conflicts. `old` = undefined for create.
+ */
+export function updateManagedFields(args: WriteArgs & { old?: object; next: object }): ManagedFieldsEntry[] {
+  const ctx = context(args);
+  const skeleton = emptyObject(args.schema);
+  const old = withSkeleton(args.old ? withoutManagedFields(args.old) : {}, skeleton);
+  const next = withSkeleton(withoutManagedFields(args.next), skeleton);
+  const d = decodeToSets(args.managed);
+  const info = managerInfo(args, 'Update');
+  const id = managerIdentifier(info);
+  const r = updateOwnership(old, next, args.apiVersion, d.sets, id, ctx);
+  d.sets = r.managers;
+  if (r.changed) {
+    d.info.set(id, info);
+    d.times.set(id, args.time);
+  }
+  capUpdateManagers(d);
+  return encodeFromSets(d);
+}
+
+/**
+ * Server-side apply: merges `applied` into `live` (undefined = create) and returns the merged
+ * object (with its new metadata.managedFields) and the entries, or the conflicts when `force`
+ * is false. Throws FieldManagerError for values it cannot track (e.g. a list-map item without
+ * its key).
+ */
+export function applyPatch(
+  args: WriteArgs & { live?: object; applied: object; force: boolean },
+): { object: object; managed: ManagedFieldsEntry[] } | { conflicts: Conflict[] } {
+  const ctx = context(args);
+  const live = args.live ? withoutManagedFields(args.live) : undefined;
+  const applied = withoutManagedFields(args.applied);
+  const d = decodeToSets(args.managed);
+  if (live && d.sets.size === 0) {
+    // kube first hands every existing field to an Update entry, so that the applier
+    // conflicts with "before-first-apply" instead of silently taking them.
+    const bfa = managerInfo({ ...args, manager: BEFORE_FIRST_APPLY }, 'Update');
+    const skeleton = emptyObject(args.schema);
+    const r = updateOwnership(skeleton, withSkeleton(live, skeleton), args.apiVersion, d.sets, managerIdentifier(bfa), ctx);
+    d.sets = r.managers;
+    if (r.changed) {
+      d.info.set(managerIdentifier(bfa), bfa);
+      d.times.set(managerIdentifier(bfa), args.time);
+    }
+    capUpdateManagers(d);
+  }
+  const info = managerInfo(args, 'Apply');
+  const id = managerIdentifier(info);
+  const r = applyOwnership(live ?? {}, applied, args.apiVersion, d.sets, id, args.force, ctx);
+  if ('conflicts' in r) return { conflicts: conflictsFromSets(r.conflicts, d.info) };
+  d.sets = r.managers;
+  d.info.set(id, info);
+  // An apply that changed nothing keeps the applier's previous time (none if it is new).
+  if (!r.noop) d.times.set(id, args.time);
+  capUpdateManagers(d);
+  const managed = encodeFromSets(d);
+  const base = r.noop && live ? live : (r.object as Record<string, unknown>);
+  return { object: withManagedFields(base, managed, args.live), managed };
+}
+
+/** kube's choice of the managedFields an Update starts from (see the contract above). */
+export function managedFieldsForUpdate(requested: unknown, live: unknown): ManagedFieldsEntry[] {
+  if (isResetManagedFields(requested)) return [];
+  if (requested !== undefined && requested !== null) {
+    const d = decodeManagedFields(requested);
+    if ('entries' in d && d.entries.length > 0) return d.entries;
+  }
+  const l = decodeManagedFields(live);
+  return 'entries' in l ? l.entries : [];
+}
+
+function context(args: WriteArgs): UpdaterContext {
+  const ctx: UpdaterContext = { type: rootType(args.schema), strip: STRIPPED_FIELDS };
+  if (args.ignoredFields && args.ignoredFields.length > 0) ctx.ignored = FieldSet.of(...args.ignoredFields.map((p) => p.map(fieldElement)));
+  return ctx;
+}
+
+function managerInfo(args: WriteArgs, operation: 'Apply' | 'Update'): ManagerInfo {
+  const info: ManagerInfo = { manager: args.manager, operation, apiVersion: args.apiVersion };
+  if (args.subresource) info.subresource = args.subresource;
+  return info;
+}
+
+function withoutManagedFields(obj: object): Record<string, unknown> {
+  const o = obj as Record<string, unknown>;
+  if (!isMap(o.metadata) || !('managedFields' in o.metadata)) return o;
+  const { managedFields: _drop, ...metadata } = o.metadata;
+  return { ...o, metadata };
+}
+
+function withManagedFields(obj: Record<string, unknown>, managed: ManagedFieldsEntry[], original?: object): object {
+  const metadata: Record<string, unknown> = { ...(isMap(obj.metadata) ? obj.metadata : {}) };
+  const hadField = isMap((original as Record<string, unknown> | undefined)?.metadata) && 'managedFields' in ((original as Record<string, unknown>).metadata as object);
+  if (managed.length > 0) {
+    if (hadField) {
+      // Keep the field where the live object had it.
+      const before = (original as Record<string, Record<string, unknown>>).metadata!;
+      const ordered: Record<string, unknown> = {};
+      for (const k of Object.keys(before)) if (k === 'managedFields' || k in metadata) ordered[k] = k === 'managedFields' ? managed : metadata[k];
+      for (const k of Object.keys(metadata)) if (!(k in ordered)) ordered[k] = metadata[k];
+      return { ...obj, metadata: ordered };
+    }
+    metadata.managedFields = managed;
+  } else delete metadata.managedFields;
+  return { ...obj, metadata };
+}
+
+/** Fills in the value-typed struct fields kube's Go objects always carry (see schema.ts). */
+function withSkeleton(obj: Record<string, unknown>, skeleton: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const k in skeleton) {
+    const have = obj[k];
+    const filled = have === undefined ? {} : isMap(have) ? withSkeleton(have, skeleton[k] as Record<string, unknown>) : have;
+    if (filled !== have) (out ??= { ...obj })[k] = filled;
+  }
+  return out ?? obj;
+}

@@ -1,0 +1,176 @@
+// The ownership bookkeeping of structured-merge-diff's merge.Updater: who loses fields when an
+// object changes, conflicts for appliers, and pruning of fields an applier stopped applying.
+// Managers are keyed by kube's manager identifier (see managers.ts); every manager's set is
+// interpreted against the same schema (the playground does not convert between versions).
+import { compare, type Comparison, isSame } from './compare';
+import type { FieldSet } from './fieldset';
+import { mergeValues, removeItems } from './merge';
+import type { TypeNode } from './schema';
+import { ensureNamedFieldsAreMembers, toFieldSet } from './typed';
+import { deepEqual, isMap } from './value';
+
+export interface VersionedSet {
+  set: FieldSet;
+  apiVersion: string;
+  applied: boolean;
+}
+
+export type ManagerSets = Map<string, VersionedSet>;
+
+export interface UpdaterContext {
+  type: TypeNode;
+  /** Fields this write path never owns nor changes (kube's reset fields, e.g. `status`). */
+  ignored?: FieldSet;
+  /** Fields never recorded for the writing manager (apiVersion, kind, metadata.name, ...). */
+  strip?: FieldSet;
+}
+
+/** Other managers whose fields a change would take: manager id → conflicting fields. */
+export type ConflictSets = Map<string, FieldSet>;
+
+function excludeIgnored(c: Comparison, ignored: FieldSet | undefined): Comparison {
+  if (!ignored || ignored.isEmpty()) return c;
+  return {
+    added: c.added.recursiveDifference(ignored),
+    modified: c.modified.recursiveDifference(ignored),
+    removed: c.removed.recursiveDifference(ignored),
+  };
+}
+
+/**
+ * Takes changed fields away from every manager but `workflow` and forgets removed fields;
+ * with force=false, any field another manager owns that changes is a conflict instead.
+ */
+function takeOwnership(
+  oldObj: unknown,
+  newObj: unknown,
+  managers: ManagerSets,
+  workflow: string,
+  force: boolean,
+  ctx: UpdaterContext,
+): { managers: ManagerSets; comparison: Comparison } | { conflicts: ConflictSets } {
+  const comparison = excludeIgnored(compare(oldObj, newObj, ctx.type), ctx.ignored);
+  const changed = comparison.modified.union(comparison.added);
+  const conflicts: ConflictSets = new Map();
+  for (const [id, vs] of managers) {
+    if (id === workflow) continue;
+    const c = vs.set.intersection(changed);
+    if (!c.isEmpty()) conflicts.set(id, c);
+  }
+  if (!force && conflicts.size > 0) return { conflicts };
+  const out: ManagerSets = new Map();
+  for (const [id, vs] of managers) {
+    let set = vs.set;
+    const c = conflicts.get(id);
+    if (c) set = set.difference(c);
+    if (id !== workflow) set = set.difference(comparison.removed);
+    if (!set.isEmpty()) out.set(id, set === vs.set ? vs : { ...vs, set });
+  }
+  return { managers: out, comparison };
+}
+
+/**
+ * A non-apply write: the fields it changed (minus removed and ignored ones, minus `ctx.strip`)
+ * join `manager`'s set, taken from everyone else; removed fields leave every set.
+ * `changed` tells whether the write touched any field, which decides the entry's timestamp.
+ */
+export function updateOwnership(
+  oldObj: unknown,
+  newObj: unknown,
+  apiVersion: string,
+  managers: ManagerSets,
+  manager: string,
+  ctx: UpdaterContext,
+): { managers: ManagerSets; changed: boolean } {
+  // kube runs the update as a separate "current-operation" manager and then folds it into
+  // the real one, so the manager's own earlier fields are handled like anyone else's.
+  const r = takeOwnership(oldObj, newObj, managers, CURRENT_OPERATION, true, ctx);
+  if ('conflicts' in r) throw new Error('unreachable: forced update reported conflicts');
+  const { comparison } = r;
+  let current = comparison.modified.union(comparison.added).difference(comparison.removed);
+  if (ctx.ignored) current = current.recursiveDifference(ctx.ignored);
+  if (ctx.strip) current = current.difference(ctx.strip);
+  const out = r.managers;
+  if (current.isEmpty()) return { managers: out, changed: false };
+  const previous = out.get(manager);
+  out.set(manager, { set: previous ? current.union(previous.set) : current, apiVersion, applied: false });
+  return { managers: out, changed: true };
+}
+
+const CURRENT_OPERATION = '\u0000current-operation';
+
+export interface ApplyResult {
+  object: unknown;
+  managers: ManagerSets;
+  /** True when the merged object equals the live one (nothing to write but managedFields). */
+  noop: boolean;
+}
+
+/** Server-side apply of `config` onto `live` by `manager`. */
+export function applyOwnership(
+  live: unknown,
+  config: unknown,
+  apiVersion: string,
+  managers: ManagerSets,
+  manager: string,
+  force: boolean,
+  ctx: UpdaterContext,
+): ApplyResult | { conflicts: ConflictSets } {
+  let merged = mergeValues(live, config, ctx.type);
+  const lastSet = managers.get(manager);
+  let set = toFieldSet(config, ctx.type);
+  let last = lastSet?.set;
+  if (ctx.ignored) {
+    set = set.recursiveDifference(ctx.ignored);
+    if (last) last = last.recursiveDifference(ctx.ignored);
+  }
+  const withApplier: ManagerSets = new Map(managers);
+  withApplier.set(manager, { set, apiVersion, applied: true });
+  if (last && !last.isEmpty()) merged = prune(merged, withApplier, last, ctx.type);
+  if (ctx.ignored) merged = restoreIgnored(merged, live, ctx.ignored);
+  const r = takeOwnership(live, merged, withApplier, manager, force, ctx);
+  if ('conflicts' in r) return r;
+  const mine = r.managers.get(manager);
+  if (mine && ctx.strip) {
+    const stripped = mine.set.difference(ctx.strip);
+    if (stripped.isEmpty()) r.managers.delete(manager);
+    else r.managers.set(manager, { ...mine, set: stripped });
+  }
+  return { object: merged, managers: r.managers, noop: isSame(r.comparison) && deepEqual(live, merged) };
+}
+
+/**
+ * Removes what the applier owned last time and no longer applies, unless another manager (or
+ * the new configuration) still owns it; only fields the applier owned are ever removed.
+ */
+function prune(merged: unknown, managers: ManagerSets, last: FieldSet, t: TypeNode): unknown {
+  const ensure = (s: FieldSet) => ensureNamedFieldsAreMembers(s, t);
+  const lastE = ensure(last);
+  let pruned = removeItems(merged, lastE, t) ?? {};
+  let owned: FieldSet | undefined;
+  for (const vs of managers.values()) owned = owned ? owned.union(vs.set) : vs.set;
+  const mergedSet = ensure(toFieldSet(merged, t));
+  const keep = ensure(toFieldSet(pruned, t)).union(owned ? ensure(owned) : lastE.difference(lastE));
+  pruned = removeItems(merged, mergedSet.difference(keep), t) ?? {};
+  const prunedSet = ensure(toFieldSet(pruned, t));
+  return removeItems(merged, mergedSet.difference(prunedSet).intersection(lastE), t) ?? {};
+}
+
+/**
+ * Puts the live values back at ignored paths: kube's strategies reset these fields (status on
+ * the main resource, spec on /status) whatever the request said.
+ */
+function restoreIgnored(merged: unknown, live: unknown, ignored: FieldSet): unknown {
+  if (!isMap(merged)) return merged;
+  const out: Record<string, unknown> = { ...merged };
+  const liveMap = isMap(live) ? live : {};
+  ignored.forEachEntry((pe, member, child) => {
+    if (pe.kind !== 'field') return;
+    const k = pe.name;
+    if (member) {
+      if (Object.prototype.hasOwnProperty.call(liveMap, k)) out[k] = liveMap[k];
+      else delete out[k];
+    } else if (child && isMap(out[k])) out[k] = restoreIgnored(out[k], liveMap[k], child);
+  });
+  return out;
+}
