@@ -168,7 +168,8 @@ function withSkeleton(obj: Record<string, unknown>, skeleton: Record<string, unk
   let out: Record<string, unknown> | undefined;
   for (const k in skeleton) {
     const have = obj[k];
-    const filled = have === undefined ? {} : isMap(have) ? withSkeleton(have, skeleton[k] as Record<string, unknown>) : have;
+    const sk = skeleton[k];
+    const filled = !isMap(sk) ? (have === undefined ? sk : have) : have === undefined ? withSkeleton({}, sk) : isMap(have) ? withSkeleton(have, sk) : have;
     if (filled !== have) (out ??= { ...obj })[k] = filled;
   }
   return out ?? obj;

@@ -162,18 +162,22 @@ export function rootType(root: SchemaRoot): TypeNode {
 }
 
 // Go API structs embed these struct fields by value, so an empty Go object already has them as
-// `{}`; kube compares against that empty object on create, which decides where `.` markers go.
+// `{}`; required fields have no omitempty and are `null` there. kube compares against that empty
+// object on create, which decides where the `.` markers of Update entries go.
 const VALUE_STRUCT_FIELDS = ['metadata', 'spec', 'status', 'template', 'strategy', 'updateStrategy', 'jobTemplate'];
 
-/** The empty object kube starts from for built-in kinds: value-typed struct fields as `{}`. */
+/** The empty object kube starts from for built-in kinds (value structs `{}`, required fields null). */
 export function emptyObject(root: SchemaRoot): Record<string, unknown> {
-  if (!('definition' in root)) return {};
-  return skeleton(builtinDefinitions[root.definition], 0);
+  if ('definition' in root) return (skeletons[root.definition] ??= skeleton(builtinDefinitions[root.definition], 0));
+  return {};
 }
+
+const skeletons: Record<string, Record<string, unknown>> = {};
 
 function skeleton(node: SchemaNode | undefined, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!node?.properties || depth > 6) return out;
+  for (const name of node.required ?? []) if (name in node.properties) out[name] = null;
   for (const name of VALUE_STRUCT_FIELDS) {
     const prop = node.properties[name];
     const ref = prop && refName(prop);

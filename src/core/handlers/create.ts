@@ -5,11 +5,12 @@ import type { OutputFormat } from '../server/output';
 import { createObject } from '../registry/store';
 import { objectResponse } from '../server/respond';
 import { decodeObjectBody } from './body';
-import { parseDryRun } from './options';
+import { fieldOwner, parseDryRun } from './options';
 
 export async function handleCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const dryRun = parseDryRun(rc.query.getAll('dryRun'));
+  const owner = fieldOwner(rc.query, rc.req.headers['user-agent'], 'CreateOptions');
   const obj = decodeObjectBody(rc);
-  const res = await createObject(rc.reg, rc.r, rc.info.namespace, obj, dryRun);
+  const res = await createObject(rc.reg, rc.r, rc.info.namespace, obj, dryRun, owner);
   return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
 }

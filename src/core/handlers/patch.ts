@@ -6,7 +6,8 @@ import type { OutputFormat } from '../server/output';
 import { badRequest, unsupportedMediaType } from '../server/status';
 import { updateObject } from '../registry/store';
 import { objectResponse } from '../server/respond';
-import { parseDryRun } from './options';
+import { badRequestInvalid, fieldOwner, parseDryRun } from './options';
+import { handleApply } from './apply';
 import { handleScaleUpdate } from './scale';
 import { applyJsonPatch, applyMergePatch, parsePatchBody } from '../registry/patch';
 import type { Obj } from '../registry/objects';
@@ -28,8 +29,10 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
   const contentType = (rc.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'PatchOptions');
   if (rc.query.has('force') && contentType !== APPLY) {
-    throw badRequest('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+    throw badRequestInvalid('PatchOptions', 'force: Forbidden: may not be specified for non-apply patch');
   }
+  if (contentType === APPLY) return handleApply(rc, out, dryRun);
+  const owner = fieldOwner(rc.query, rc.req.headers['user-agent'], 'PatchOptions');
   let apply: (doc: Obj) => unknown;
   const bodyText = new TextDecoder().decode(rc.req.body ?? new Uint8Array());
   switch (contentType) {
@@ -51,17 +54,16 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
       apply = (doc) => applyStrategicMergePatch(doc, patch.value, root);
       break;
     }
-    case APPLY:
-      throw unsupportedMediaType(`server-side apply is not supported yet by this server: use ${MERGE} or ${JSON_PATCH}`);
     default:
       unsupported(rc);
   }
-  if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, (scale) => apply(scale), dryRun);
+  if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, (scale) => apply(scale), dryRun, owner);
   const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, (current) => apply(current), {
     dryRun,
     subresource: rc.info.subresource,
     allowCreate: false,
     checkName: false,
+    owner,
   });
   return objectResponse(200, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
 }

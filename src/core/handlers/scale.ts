@@ -7,6 +7,7 @@ import { getObject, updateObject } from '../registry/store';
 import { clone, parseStored, type Obj } from '../registry/objects';
 import { encodeValue } from '../server/respond';
 import type { ServedResource } from '../registry/catalog';
+import type { FieldOwner } from '../registry/managed-fields';
 
 interface ScalePaths {
   spec: string[];
@@ -82,7 +83,7 @@ export async function handleScaleGet(rc: RequestContext, out: OutputFormat): Pro
 }
 
 /** PUT or PATCH of the scale: `toScale` turns the current Scale into the desired one. */
-export async function handleScaleUpdate(rc: RequestContext, out: OutputFormat, toScale: (current: Obj) => unknown, dryRun: boolean): Promise<ApiResponse> {
+export async function handleScaleUpdate(rc: RequestContext, out: OutputFormat, toScale: (current: Obj) => unknown, dryRun: boolean, owner?: FieldOwner): Promise<ApiResponse> {
   const p = scalePaths(rc.r);
   const res = await updateObject(
     rc.reg,
@@ -100,7 +101,7 @@ export async function handleScaleUpdate(rc: RequestContext, out: OutputFormat, t
       setPath(next, p.spec, replicas);
       return next;
     },
-    { dryRun, subresource: '', allowCreate: false, checkName: false },
+    { dryRun, subresource: '', allowCreate: false, checkName: false, owner },
   );
   return encodeValue(200, scaleOf(rc.r, res.obj), out, rc.warnings);
 }

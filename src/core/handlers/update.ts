@@ -5,14 +5,15 @@ import type { OutputFormat } from '../server/output';
 import { updateObject } from '../registry/store';
 import { objectResponse } from '../server/respond';
 import { decodeObjectBody } from './body';
-import { parseDryRun } from './options';
+import { fieldOwner, parseDryRun } from './options';
 import { clone } from '../registry/objects';
 import { handleScaleUpdate } from './scale';
 
 export async function handleUpdate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'UpdateOptions');
+  const owner = fieldOwner(rc.query, rc.req.headers['user-agent'], 'UpdateOptions');
   const body = decodeObjectBody(rc);
-  if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, () => body, dryRun);
+  if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, () => body, dryRun, owner);
   const { info } = rc;
   const res = await updateObject(
     rc.reg,
@@ -20,7 +21,7 @@ export async function handleUpdate(rc: RequestContext, out: OutputFormat): Promi
     info.namespace,
     info.name,
     () => clone(body),
-    { dryRun, subresource: info.subresource, allowCreate: true, checkName: true },
+    { dryRun, subresource: info.subresource, allowCreate: true, checkName: true, owner },
     () => clone(body),
   );
   return objectResponse(res.created ? 201 : 200, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());

@@ -18,6 +18,7 @@ import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext, type Reservation } from './context';
 import { clone, deepEqual, newUid, parseStored, randomSuffix, rfc3339, storedTextTemplate, toStoredText, type Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
+import { trackWrite, type FieldOwner } from './managed-fields';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
 export const MAX_OBJECT_BYTES = 1572864;
@@ -99,7 +100,7 @@ function setNamespace(r: ServedResource, meta: Obj, ns: string): void {
   }
 }
 
-export async function createObject(ctx: RegistryContext, r: ServedResource, ns: string, input: unknown, dryRun: boolean): Promise<WriteResult> {
+export async function createObject(ctx: RegistryContext, r: ServedResource, ns: string, input: unknown, dryRun: boolean, owner?: FieldOwner): Promise<WriteResult> {
   requireObject(input);
   const obj = input;
   obj.kind = r.info.kind;
@@ -123,6 +124,7 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   let kv: KV;
   try {
     rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+    if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
     validate(ctx, r, obj, undefined);
     const stored = storedTextTemplate(obj);
     checkSize(stored.text);
@@ -149,6 +151,10 @@ export interface UpdateOptions {
   allowCreate: boolean;
   /** PUT checks that the body names the object of the URL. */
   checkName: boolean;
+  /** Record the write in managedFields as this manager (absent for internal writes). */
+  owner?: FieldOwner;
+  /** The desired object already carries its managedFields (server-side apply computed them). */
+  managedFieldsDone?: boolean;
 }
 
 function withoutVolatile(o: Obj): Obj {
@@ -186,7 +192,7 @@ export async function updateObject(
     const existing = await ctx.mvcc.get(key);
     if (!existing) {
       try {
-        return await createObject(ctx, r, ns, createBody(), opts.dryRun);
+        return await createObject(ctx, r, ns, createBody(), opts.dryRun, opts.owner);
       } catch (err) {
         if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
       }
@@ -251,6 +257,7 @@ export async function updateObject(
       // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
       if (opts.subresource !== 'finalize') rules?.defaults?.(next);
       if (r.strategy.tracksGeneration && specChanged(next, old)) next.metadata.generation = (om.generation ?? 0) + 1;
+      if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, opts.subresource === 'finalize' ? '' : opts.subresource, opts.owner, rfc3339(ctx.now()));
       const hooks = hooksFor(ctx, r);
       reservation = hooks?.beforeUpdate?.(ctx, r, next, old) ?? undefined;
       validate(ctx, r, next, old);

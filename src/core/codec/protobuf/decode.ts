@@ -37,6 +37,9 @@ type Json = Record<string, unknown>;
 export function decodeMessage(desc: MessageDesc, r: Reader, end: number): Json {
   const obj: Json = {};
   const byNumber = desc.byNumber;
+  // Fields arrive by number; JSON wants Go struct order. Reorder only if they actually crossed.
+  let lastOrder = -1;
+  let crossed = false;
   while (r.pos < end) {
     const key = r.uvarint();
     const wireType = key & 7;
@@ -46,6 +49,8 @@ export function decodeMessage(desc: MessageDesc, r: Reader, end: number): Json {
       r.skip(wireType);
       continue;
     }
+    if (f.order < lastOrder || f.inline) crossed = true;
+    lastOrder = f.order;
     if (wireType !== (f.key & 7)) {
       if (f.repeated && wireType === 2 && f.kind !== K_MESSAGE) {
         readPacked(f, r, obj);
@@ -67,7 +72,7 @@ export function decodeMessage(desc: MessageDesc, r: Reader, end: number): Json {
     }
   }
   if (r.pos !== end) throw new ProtobufError('unexpected EOF');
-  return desc.reorder ? reorder(desc, obj) : obj;
+  return crossed && desc.reorder ? reorder(desc, obj) : obj;
 }
 
 function shortName(desc: MessageDesc): string {
@@ -122,8 +127,8 @@ function readMessageValue(msg: MessageDesc, r: Reader): unknown {
     r.pos = start;
     return decodeMessage(msg, r, end);
   }
-  const inner = new Reader(r.buf, start, end);
-  return readSpecial(msg, inner, end);
+  r.pos = start;
+  return readSpecial(msg, r, end);
 }
 
 function isZeroValue(v: unknown): boolean {

@@ -42,6 +42,8 @@ export interface FieldDesc {
   readonly inline: boolean;
   /** Protobuf key (number << 3 | wire type) as written by gogo. */
   readonly key: number;
+  /** Position in the Go struct (JSON key order). */
+  readonly order: number;
 }
 
 export interface MessageDesc {
@@ -101,7 +103,7 @@ function wireTypeOf(kind: number, isMap: boolean): number {
 function compile(file: ProtoFile): { messages: MessageDesc[]; byName: Map<string, MessageDesc> } {
   const messages: MessageDesc[] = file.names.map((name, idx) => {
     const raw = file.messages[idx];
-    const fields: FieldDesc[] = raw.map(([json, number, type, flags, mapKey]) => {
+    const fields: FieldDesc[] = raw.map(([json, number, type, flags, mapKey], order) => {
       const isMap = (flags & FLAG_MAP) !== 0;
       const kind = typeof type === 'number' ? K_MESSAGE : scalarKind(type, name);
       return {
@@ -115,6 +117,7 @@ function compile(file: ProtoFile): { messages: MessageDesc[]; byName: Map<string
         pointer: (flags & FLAG_POINTER) !== 0,
         inline: (flags & FLAG_INLINE) !== 0,
         key: number * 8 + wireTypeOf(kind, isMap),
+        order,
       };
     });
     const wireOrder = [...fields].sort((a, b) => a.number - b.number);

@@ -195,7 +195,7 @@ function writeMap(f: FieldDesc, map: Json, w: Writer): void {
 }
 
 function valueField(kind: number): FieldDesc {
-  return { json: 'value', number: 2, kind, message: null, repeated: false, map: false, mapKey: K_STRING, pointer: true, inline: false, key: kind === K_STRING || kind === K_BYTES ? 0x12 : 0x10 };
+  return { json: 'value', number: 2, kind, message: null, repeated: false, map: false, mapKey: K_STRING, pointer: true, inline: false, key: kind === K_STRING || kind === K_BYTES ? 0x12 : 0x10, order: 1 };
 }
 /** Field 2 of a map entry, by scalar kind. */
 const MAP_VALUE: FieldDesc[] = [K_STRING, K_INT32, K_INT64, K_BOOL, K_BYTES].map(valueField);

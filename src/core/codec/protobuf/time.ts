@@ -3,9 +3,21 @@ import { ProtobufError } from './wire';
 
 const RFC3339 = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
 
+// Objects repeat the same few timestamps (creation, managedFields, conditions): memoize both
+// directions in small maps, cleared when they grow, instead of going through Date every time.
+const MEMO_LIMIT = 1024;
+const formatted = new Map<number, string>();
+const parsed = new Map<string, { seconds: number; nanos: number }>();
+
 /** "2006-01-02T15:04:05Z" (Time marshals to whole seconds in UTC). */
 export function formatTime(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19) + 'Z';
+  let text = formatted.get(seconds);
+  if (text === undefined) {
+    if (formatted.size >= MEMO_LIMIT) formatted.clear();
+    text = new Date(seconds * 1000).toISOString().slice(0, 19) + 'Z';
+    formatted.set(seconds, text);
+  }
+  return text;
 }
 
 /** "2006-01-02T15:04:05.000000Z" (MicroTime keeps microseconds). */
@@ -16,11 +28,21 @@ export function formatMicroTime(seconds: number, nanos: number): string {
 
 /** RFC 3339 text → {seconds, nanos}; throws ProtobufError for text Go's time parser rejects. */
 export function parseTime(text: string): { seconds: number; nanos: number } {
+  let result = parsed.get(text);
+  if (result === undefined) {
+    if (parsed.size >= MEMO_LIMIT) parsed.clear();
+    result = parseTimeUncached(text);
+    parsed.set(text, result);
+  }
+  return result;
+}
+
+function parseTimeUncached(text: string): { seconds: number; nanos: number } {
   const m = RFC3339.exec(text);
   const ms = m ? Date.parse(m[1] + (m[3] === 'z' ? 'Z' : m[3])) : NaN;
   if (!m || Number.isNaN(ms)) throw new ProtobufError(`parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse`);
   const fraction = m[2] ? m[2].slice(1, 10).padEnd(9, '0') : '';
-  return { seconds: Math.floor(ms / 1000), nanos: fraction ? Number(fraction) : 0 };
+  return Object.freeze({ seconds: Math.floor(ms / 1000), nanos: fraction ? Number(fraction) : 0 });
 }
 
 const UNITS: [string, number][] = [
