@@ -239,7 +239,16 @@ const renamed = [];
 function jsonNameOf(messageName, fieldName) {
   const def = openapiDef(messageName);
   const props = def?.properties;
-  if (!props || fieldName in props) return fieldName;
+  if (!props) {
+    // Types newer than the OpenAPI data: Go JSON names are lowerCamel (`Expression` → `expression`).
+    if (/^[A-Z]/.test(fieldName) && messageName !== 'k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1') {
+      const lower = fieldName[0].toLowerCase() + fieldName.slice(1);
+      renamed.push(`${messageName}.${fieldName} → ${lower}`);
+      return lower;
+    }
+    return fieldName;
+  }
+  if (fieldName in props) return fieldName;
   const match = Object.keys(props).find((p) => p.toLowerCase() === fieldName.toLowerCase());
   if (match) {
     renamed.push(`${messageName}.${fieldName} → ${match}`);

@@ -6,8 +6,19 @@ import { parsePathElement } from './pathelement';
 
 export type FieldsV1 = { [key: string]: FieldsV1 };
 
+// Sets are immutable once built and objects read from storage are not mutated, so encodings
+// and decodings can be remembered per object (unchanged managers then cost nothing).
+const encoded = new WeakMap<FieldSet, FieldsV1>();
+const decoded = new WeakMap<object, FieldSet>();
+
 export function toFieldsV1(set: FieldSet): FieldsV1 {
-  return emit(set, false);
+  let out = encoded.get(set);
+  if (!out) {
+    out = emit(set, false);
+    encoded.set(set, out);
+    decoded.set(out, set);
+  }
+  return out;
 }
 
 function emit(set: FieldSet, includeSelf: boolean): FieldsV1 {
@@ -19,8 +30,11 @@ function emit(set: FieldSet, includeSelf: boolean): FieldsV1 {
 
 /** Parses fieldsV1; throws with a message in kube's spirit when the structure is malformed. */
 export function fromFieldsV1(v: unknown): FieldSet {
+  const hit = typeof v === 'object' && v !== null ? decoded.get(v) : undefined;
+  if (hit) return hit;
   const set = new FieldSet();
   read(v, set, []);
+  if (typeof v === 'object' && v !== null) decoded.set(v, set);
   return set;
 }
 

@@ -3,27 +3,41 @@
 // values take the applied value, granular maps merge key by key, granular lists merge item by
 // item with kube's ordering (live order while applied items are shared, applied order for them).
 import type { FieldSet } from './fieldset';
-import { fieldElement, type PathElement } from './pathelement';
+import { fieldElement } from './pathelement';
 import type { TypeNode } from './schema';
 import { indexList, listItemElement, mapChild, resolve } from './typed';
+import { deepEqual } from './value';
 
 export function mergeValues(lhs: unknown, rhs: unknown, t: TypeNode): unknown {
   if (rhs === undefined) return lhs;
   if (lhs === undefined || lhs === null) return rhs;
   const r = resolve(t, rhs);
-  if (r.kind === 'leaf' || r.atomic || resolve(t, lhs).kind !== r.kind) return rhs;
+  if (r.kind === 'leaf' || r.atomic || resolve(t, lhs).kind !== r.kind) return deepEqual(lhs, rhs) ? lhs : rhs;
+  // Unchanged subtrees come back as the live objects themselves: later comparisons stop at
+  // identical references and cached list keys stay valid.
   if (r.kind === 'map') {
     const lm = lhs as Record<string, unknown>;
     const rm = rhs as Record<string, unknown>;
     const out: Record<string, unknown> = {};
+    let changed = false;
     for (const k in lm) {
-      if (!Object.prototype.hasOwnProperty.call(rm, k)) out[k] = lm[k];
-      else setMerged(out, k, mergeValues(lm[k], rm[k], mapChild(r.type, k).type));
+      if (!Object.prototype.hasOwnProperty.call(rm, k) || rm[k] === undefined) out[k] = lm[k];
+      else {
+        const v = mergeValues(lm[k], rm[k], mapChild(r.type, k).type);
+        if (v !== lm[k]) changed = true;
+        setMerged(out, k, v);
+      }
     }
-    for (const k in rm) if (!Object.prototype.hasOwnProperty.call(lm, k)) setMerged(out, k, rm[k]);
-    return out;
+    for (const k in rm) {
+      if (Object.prototype.hasOwnProperty.call(lm, k) || rm[k] === undefined) continue;
+      changed = true;
+      setMerged(out, k, rm[k]);
+    }
+    return changed ? out : lm;
   }
-  return mergeLists(lhs as unknown[], rhs as unknown[], r.type.elem(), r.type);
+  const out = mergeLists(lhs as unknown[], rhs as unknown[], r.type.elem(), r.type);
+  const l = lhs as unknown[];
+  return out.length === l.length && out.every((v, i) => v === l[i]) ? l : out;
 }
 
 // An applied `null` ends up as an absent field once kube converts the result to its Go type.
@@ -35,48 +49,49 @@ function mergeLists(lhs: unknown[], rhs: unknown[], elem: TypeNode, t: Parameter
   const l = indexList(t, lhs);
   const r = indexList(t, rhs);
   // Items present on both sides are emitted in the applied order; live-only items keep their
-  // place relative to them.
-  const shared = r.order.filter((pe) => l.byId.has(pe.id));
+  // place relative to them (kube's merge order).
+  const shared: string[] = [];
+  for (const pe of r.order) if (l.byId.has(pe.id)) shared.push(pe.id);
   let sharedAt = 0;
   const out: unknown[] = [];
   const emitted = new Set<string>();
-  const emit = (pe: PathElement) => {
-    emitted.add(pe.id);
-    out.push(r.byId.has(pe.id) ? mergeValues(l.byId.get(pe.id), r.byId.get(pe.id), elem) : l.byId.get(pe.id));
-  };
   let li = 0;
   let ri = 0;
   while (li < l.order.length || ri < r.order.length) {
-    if (li < l.order.length && emitted.has(l.order[li]!.id)) {
+    const lid = li < l.order.length ? l.order[li]!.id : undefined;
+    if (lid !== undefined && emitted.has(lid)) {
       li++;
       continue;
     }
-    if (li < l.order.length && ri < r.order.length) {
-      const lpe = l.order[li]!;
-      if (lpe.id === r.order[ri]!.id) {
-        emit(lpe);
+    if (lid !== undefined && ri < r.order.length) {
+      if (lid === r.order[ri]!.id) {
+        emitted.add(lid);
+        out.push(mergeValues(l.byId.get(lid), r.byId.get(lid), elem));
         li++;
         ri++;
         sharedAt++;
         continue;
       }
-      const next = shared[sharedAt];
-      if (r.byId.has(lpe.id) && next !== undefined && next.id !== lpe.id) {
+      if (r.byId.has(lid) && sharedAt < shared.length && shared[sharedAt] !== lid) {
         // A shared item the applied order places later: skip it here.
         li++;
         continue;
       }
     }
-    if (li < l.order.length && !r.byId.has(l.order[li]!.id)) {
-      emit(l.order[li]!);
+    if (lid !== undefined && !r.byId.has(lid)) {
+      emitted.add(lid);
+      out.push(l.byId.get(lid));
       li++;
       continue;
     }
     if (ri < r.order.length) {
-      const pe = r.order[ri]!;
-      if (!emitted.has(pe.id)) emit(pe);
+      const rid = r.order[ri]!.id;
+      if (!emitted.has(rid)) {
+        emitted.add(rid);
+        out.push(l.byId.has(rid) ? mergeValues(l.byId.get(rid), r.byId.get(rid), elem) : r.byId.get(rid));
+      }
       ri++;
-      if (shared[sharedAt]?.id === pe.id) sharedAt++;
+      if (shared[sharedAt] === rid) sharedAt++;
     }
   }
   return out;

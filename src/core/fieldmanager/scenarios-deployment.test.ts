@@ -58,7 +58,7 @@ describe('Deployment scenarios', () => {
     const a = ok(apply(undefined, deployment(base), [], 'alice', T(0)));
     const edited = deployment({ ...base, env: [{ name: 'A', value: '2' }, { name: 'B', value: 'x' }] });
     const managed = updateManagedFields({ old: a.object, next: edited, managed: a.managed, manager: 'editor', apiVersion: 'apps/v1', time: T(1), schema });
-    expect(ownedPaths(managed)['editor:Update']).toEqual([`${C}.env[name="A"].value`, `${C}.env[name="B"]`, `${C}.env[name="B"].name`, `${C}.env[name="B"].value`]);
+    expect(ownedPaths(managed)['editor:Update']).toEqual([`${C}.env[name="B"]`, `${C}.env[name="A"].value`, `${C}.env[name="B"].name`, `${C}.env[name="B"].value`]);
     const c = apply({ ...edited, metadata: { ...edited.metadata, managedFields: managed } }, deployment(base), managed, 'alice', T(2));
     expect(c).toEqual({ conflicts: [{ manager: 'editor', operation: 'Update', apiVersion: 'apps/v1', field: `${C}.env[name="A"].value` }] });
     expect(conflictMessages((c as { conflicts: any }).conflicts).message).toBe(

@@ -42,10 +42,18 @@ export function mapChild(t: MapType | null, k: string): { type: TypeNode; declar
   return { type: t.elem() ?? DEDUCED, declared: false };
 }
 
+// Key elements are costly to spell; items are usually the same objects from call to call
+// (stored objects are not copied), so remember each item's element per list type.
+const keyCache = new WeakMap<object, { t: ListType; pe: PathElement }>();
+
 /** The path element naming item `i` of a list: its key fields, its value, or its index. */
 export function listItemElement(t: ListType, i: number, item: unknown): PathElement {
   if (t.rel === 'set') return valueElement(item as JsonValue);
   if (t.rel === 'map') {
+    if (isMap(item)) {
+      const hit = keyCache.get(item);
+      if (hit && hit.t === t) return hit.pe;
+    }
     if (!isMap(item)) throw new FieldManagerError(`element ${i}: associative list with keys may not have ${item === null ? 'a null element' : 'non-map elements'}`);
     const fields: Array<[string, JsonValue]> = [];
     for (const k of t.keys) {
@@ -53,7 +61,9 @@ export function listItemElement(t: ListType, i: number, item: unknown): PathElem
       else if (k in t.keyDefaults) fields.push([k, t.keyDefaults[k]!]);
       else throw new FieldManagerError(`element ${i}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
     }
-    return keyElement(fields);
+    const pe = keyElement(fields);
+    keyCache.set(item, { t, pe });
+    return pe;
   }
   return indexElement(i);
 }
@@ -96,6 +106,7 @@ function addChild(parent: FieldSet, pe: PathElement, v: unknown, t: TypeNode, me
 function mapItems(m: Record<string, unknown>, t: MapType | null, into: FieldSet): void {
   for (const k in m) {
     const v = m[k];
+    if (v === undefined) continue;
     const { type, declared } = mapChild(t, k);
     const member = v === null || !declared || (isMap(v) && isEmptyObject(v));
     addChild(into, fieldElement(k), v, type, member, []);

@@ -126,7 +126,8 @@ export function applyOwnership(
   }
   const withApplier: ManagerSets = new Map(managers);
   withApplier.set(manager, { set, apiVersion, applied: true });
-  if (last && !last.isEmpty()) merged = prune(merged, withApplier, last, ctx.type);
+  // Pruning can only remove what the applier owned before and no longer applies.
+  if (last && !last.difference(set).isEmpty()) merged = prune(merged, withApplier, last, ctx.type);
   if (ctx.ignored) merged = restoreIgnored(merged, live, ctx.ignored);
   const r = takeOwnership(live, merged, withApplier, manager, force, ctx);
   if ('conflicts' in r) return r;

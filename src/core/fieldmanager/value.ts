@@ -80,6 +80,8 @@ export function compareValues(a: unknown, b: unknown): number {
 
 /** JSON text as Go's encoding/json writes it (HTML-safe escapes, map keys sorted). */
 export function goJson(v: unknown): string {
+  if (typeof v === 'string') return PLAIN.test(v) ? `"${v}"` : escapeHtml(JSON.stringify(v));
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
   if (isMap(v)) {
     const keys = Object.keys(v).sort();
     return `{${keys.map((k) => `${goJson(k)}:${goJson(v[k])}`).join(',')}}`;
@@ -88,6 +90,9 @@ export function goJson(v: unknown): string {
   const text = JSON.stringify(v ?? null);
   return typeof v === 'string' ? escapeHtml(text) : text;
 }
+
+// Strings that JSON writes verbatim between quotes (the common case for names and keys).
+const PLAIN = /^[^"\\<>&\u0000-\u001f\u2028\u2029\u007f-\uffff]*$/;
 
 function escapeHtml(s: string): string {
   return s.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -10,6 +10,8 @@ import type { FieldCheckInput, } from '../registry/fieldvalidation/strict';
 import type { SchemaContext } from '../registry/fieldvalidation/types';
 import { definitions } from '../schema';
 import type { Obj } from '../registry/objects';
+import { badRequestInvalid } from './options';
+import { decodeBase64 } from '../registry/validation/base64';
 
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
@@ -34,7 +36,8 @@ export function decodeObjectBody(rc: RequestContext): unknown {
   const target = targetKind(rc);
   const directive = parseDirective(rc.query.get('fieldValidation'));
   if (directive === null) {
-    throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(rc.query.get('fieldValidation'))}: supported values: "Ignore", "Strict", "Warn"`);
+    const kind = rc.info.verb === 'create' ? 'CreateOptions' : rc.info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
+    throw badRequestInvalid(kind, `fieldValidation: Unsupported value: ${JSON.stringify(rc.query.get('fieldValidation'))}: supported values: "", "Ignore", "Strict", "Warn"`, 'FieldValueNotSupported');
   }
   let input: FieldCheckInput;
   let value: unknown;
@@ -68,6 +71,7 @@ export function decodeObjectBody(rc: RequestContext): unknown {
   if (bodyKind && bodyKind !== target.kind) {
     throw badRequest(decodeErrorMessage(target.kind, `no kind "${bodyKind}" is registered for version "${bodyVersion}"`, body, bodyKind, bodyVersion));
   }
+  checkSecretData(rc, value as Obj, body);
   const ctx = schemaContext(rc);
   if (!ctx) return value;
   const outcome = applyDirective(checkFields(input, ctx), directive);
@@ -94,4 +98,16 @@ export function decodeDeleteOptionsBody(rc: RequestContext): Obj {
   if (v === null) return {};
   if (typeof v !== 'object' || Array.isArray(v)) throw badRequest(decodeErrorMessage('DeleteOptions', 'json: cannot unmarshal into Go value of type v1.DeleteOptions', body));
   return v as Obj;
+}
+
+/** Secret `data` is []byte in Go: a value that is not base64 fails decoding the body (400), not validation. */
+function checkSecretData(rc: RequestContext, obj: Obj, body: Uint8Array): void {
+  if (rc.r.info.group !== '' || rc.r.info.kind !== 'Secret' || rc.info.subresource) return;
+  const data = obj.data;
+  if (!data || typeof data !== 'object') return;
+  for (const k of Object.keys(data)) {
+    if (typeof data[k] !== 'string') continue;
+    const r = decodeBase64(data[k]);
+    if (r.error) throw badRequest(decodeErrorMessage('Secret', r.error, body, 'Secret', rc.r.apiVersion));
+  }
 }

@@ -5,7 +5,7 @@ import type { OutputFormat } from '../server/output';
 import { badRequest, ApiError } from '../server/status';
 import { deleteObject, type DeleteOptions } from '../registry/store';
 import { encodeValue, objectResponse } from '../server/respond';
-import { parseDryRun } from './options';
+import { badRequestInvalid, parseDryRun } from './options';
 import { readList } from './list';
 import { parseStored, type Obj } from '../registry/objects';
 import { decodeDeleteOptionsBody } from './body';
@@ -25,13 +25,13 @@ export function deleteOptions(rc: RequestContext): DeleteOptions {
   const policy = body.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
   if (policy !== undefined && policy !== null) {
     if (!PROPAGATION.includes(policy)) {
-      throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`);
+      throw badRequestInvalid('DeleteOptions', `propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`, 'FieldValueNotSupported');
     }
     opts.propagationPolicy = policy;
   }
   const orphan = body.orphanDependents ?? (q.has('orphanDependents') ? q.get('orphanDependents') === 'true' : undefined);
   if (orphan !== undefined && opts.propagationPolicy) {
-    throw badRequest('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "' + opts.propagationPolicy + '": orphanDependents and deletionPropagation cannot be both set');
+    throw badRequestInvalid('DeleteOptions', `propagationPolicy: Invalid value: ${JSON.stringify(opts.propagationPolicy)}: orphanDependents and deletionPropagation cannot be both set`);
   }
   const pre = body.preconditions;
   if (pre && typeof pre === 'object') opts.preconditions = { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined };

@@ -9,7 +9,7 @@ import { makePredicate } from '../registry/predicate';
 import { StorageError, type KV, type RangeResult } from '../storage/types';
 import { awaitRevision, decodeContinue, encodeContinue, parseResourceVersion, tooOld, CONTINUE_EXPIRED_MESSAGE } from './resourceversion';
 import { withTypeMeta, type Obj } from '../registry/objects';
-import { baseHeaders, encodeValue, jsonResponse } from '../server/respond';
+import { baseHeaders, encodeValue, jsonResponse, prettyResponse } from '../server/respond';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
 
@@ -124,8 +124,8 @@ export function listResponse(rc: RequestContext, data: ListData, out: OutputForm
     default: {
       // Built-in list items carry no kind/apiVersion (typed lists); custom resource items do.
       const parts = r.info.custom ? data.kvs.map((kv) => withTypeMeta(kv.value, kind, r.apiVersion)) : data.kvs.map((kv) => kv.value);
-      let body = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[${parts.join(',')}]}`;
-      if (out.pretty) body = JSON.stringify(JSON.parse(body), null, 2);
+      const body = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[${parts.join(',')}]}`;
+      if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(body), null, 2), rc.warnings);
       return jsonResponse(200, body, rc.warnings);
     }
   }

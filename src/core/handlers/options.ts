@@ -29,11 +29,11 @@ export function fieldOwner(query: URLSearchParams, userAgent: string | undefined
 }
 
 /** `<Options>.meta.k8s.io "" is invalid: ...` as a 422, the way kube rejects bad write options. */
-export function badRequestInvalid(optionsKind: string, detail: string): ApiError {
+export function badRequestInvalid(optionsKind: string, detail: string, reason = 'FieldValueInvalid'): ApiError {
   const [field, ...rest] = detail.split(': ');
   return new ApiError(422, 'Invalid', `${optionsKind}.meta.k8s.io "" is invalid: ${detail}`, {
     group: 'meta.k8s.io',
     kind: optionsKind,
-    causes: [{ reason: 'FieldValueInvalid', message: rest.join(': '), field }],
+    causes: [{ reason, message: rest.join(': '), field }],
   });
 }

@@ -2,7 +2,7 @@
 import type { ApiResponse } from '../types';
 import type { RequestContext } from '../server/context';
 import type { OutputFormat } from '../server/output';
-import { badRequest } from '../server/status';
+import { badRequest, invalid } from '../server/status';
 import { getObject, updateObject } from '../registry/store';
 import { clone, parseStored, type Obj } from '../registry/objects';
 import { encodeValue } from '../server/respond';
@@ -94,6 +94,9 @@ export async function handleScaleUpdate(rc: RequestContext, out: OutputFormat, t
       const desired = toScale(scaleOf(rc.r, current)) as Obj;
       if (!desired || typeof desired !== 'object') throw badRequest('the body of the request was in an unknown format');
       const replicas = desired.spec?.replicas ?? 0;
+      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+        throw invalid('autoscaling', 'Scale', rc.info.name, [{ type: 'FieldValueInvalid', field: 'spec.replicas', value: replicas, detail: 'must be greater than or equal to 0' }]);
+      }
       const next = clone(current);
       // The Scale's resourceVersion is the object's: a stale one is a conflict.
       next.metadata.resourceVersion = desired.metadata?.resourceVersion || current.metadata.resourceVersion;

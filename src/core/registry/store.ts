@@ -321,11 +321,12 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
       const old = parseStored(cur.value, kind, r.apiVersion);
       const om = old.metadata as Obj;
       const pre = opts.preconditions;
+      // rest.BeforeDelete's wording: the conflict names the Kind, not the resource.
       if (pre?.uid && pre.uid !== om.uid) {
-        throw conflict(group, resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${om.uid}`);
+        throw conflict(group, kind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${om.uid}). The object might have been deleted and then recreated`);
       }
       if (pre?.resourceVersion && pre.resourceVersion !== om.resourceVersion) {
-        throw conflict(group, resource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${om.resourceVersion}`);
+        throw conflict(group, kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${om.resourceVersion}). The object might have been modified`);
       }
       if (om.deletionTimestamp) {
         // Already terminating: deleting again changes nothing.

@@ -223,6 +223,14 @@ describe('fieldValidation', () => {
     expect(r.json.foo).toBeUndefined();
   });
 
+  it('Warn: a duplicate field is reported in the Warning header', async () => {
+    const text = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"fv-dup-warn"},"data":{"a":"1"},"data":{"b":"2"}}';
+    const r = await c.post(`${CM}?fieldValidation=Warn`, text);
+    expect(r.status).toBe(201);
+    expect(r.headers['Warning']).toBe('299 - "duplicate field \\"data\\""');
+    expect(r.json.data).toEqual({ b: '2' });
+  });
+
   it('Strict applies to PUT as well', async () => {
     const created = (await c.post(CM, configMap('fv-put'))).json;
     const r = await c.put(`${CM}/fv-put?fieldValidation=Strict`, { ...created, extra: 'x' });

@@ -1,7 +1,7 @@
 // Response representations and list options through the whole core: JSON (compact and pretty),
 // YAML, Table (v1 and v1beta1, includeObject), PartialObjectMetadata(List), selectors, paging.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLE_V1, TABLE_V1BETA1, configMap, failure, pod, startTestServer, type TestClient } from './testing';
+import { TABLE_V1, TABLE_V1BETA1, collectStream, configMap, failure, pod, startTestServer, type TestClient } from './testing';
 
 let c: TestClient;
 const NS = '/api/v1/namespaces/out';
@@ -169,6 +169,21 @@ describe('selectors', () => {
 
   it('an unknown pod field → 400', async () => {
     expect(failure(await c.get(`${NS}/pods?fieldSelector=spec.bogus%3Dx`))).toEqual({ code: 400, reason: 'BadRequest', message: 'field label not supported: spec.bogus' });
+  });
+});
+
+describe('watch', () => {
+  it('the legacy /watch/ path streams the current state as ADDED events', async () => {
+    const r = await c.get('/api/v1/watch/namespaces/out/configmaps?labelSelector=app%3Ddb');
+    expect(r.status).toBe(200);
+    expect(r.headers['Content-Type']).toBe('application/json');
+    const w = collectStream(r.raw);
+    try {
+      const events = await w.waitFor(1);
+      expect(events[0]).toMatchObject({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'two' } } });
+    } finally {
+      w.cancel();
+    }
   });
 });
 

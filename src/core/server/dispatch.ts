@@ -124,10 +124,19 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     }
     const verb = info.verb === 'watch' && info.name ? 'watch' : info.verb;
     if (!verbs.includes(verb)) throw methodNotAllowed();
+    // Routes: PUT/PATCH need a name; POST goes to the collection (or to a named subresource).
+    if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
+    if (verb === 'create' && info.name && !info.subresource && !r.info.virtual) throw methodNotAllowed();
     const rc: RequestContext = { req, info, query, r, reg: deps.reg, warnings: [] };
     const out = negotiateOutput(req, query, r, info);
     if (!out) throw notAcceptable(`only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
-    return serveVerb(rc, out);
+    try {
+      return await serveVerb(rc, out);
+    } catch (err) {
+      // Errors come back in the format the client negotiated (YAML for a YAML client).
+      if (err instanceof ApiError && out.kind === 'yaml') return errorToResponse(err, out);
+      throw err;
+    }
   };
 
   const serveVerb = (rc: RequestContext, out: OutputFormat): Promise<ApiResponse> => {

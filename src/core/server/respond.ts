@@ -21,6 +21,11 @@ export function jsonResponse(status: number, body: string, warnings?: string[], 
   return { status, headers: baseHeaders(contentType, warnings), body: body + '\n' };
 }
 
+/** Pretty JSON (json.MarshalIndent) has no trailing newline, unlike the compact encoder's output. */
+export function prettyResponse(status: number, body: string, warnings?: string[], contentType = JSON_TYPE): ApiResponse {
+  return { status, headers: baseHeaders(contentType, warnings), body };
+}
+
 export function errorResponse(err: ApiError, out?: OutputFormat): ApiResponse {
   const status = err.toStatus();
   const res = out?.kind === 'yaml' ? { status: err.code, headers: baseHeaders('application/yaml'), body: toYaml(status) } : jsonResponse(err.code, JSON.stringify(status));
@@ -46,8 +51,8 @@ export function objectResponse(status: number, r: ServedResource, obj: Obj | und
     case 'yaml':
       return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(full()) };
     default: {
-      let body = text !== undefined ? withTypeMeta(text, kind, r.apiVersion) : JSON.stringify(orderTop(obj as Obj));
-      if (out.pretty) body = prettyJson(body);
+      const body = text !== undefined ? withTypeMeta(text, kind, r.apiVersion) : JSON.stringify(orderTop(obj as Obj));
+      if (out.pretty) return prettyResponse(status, prettyJson(body), warnings, out.contentType);
       return jsonResponse(status, body, warnings);
     }
   }
@@ -66,7 +71,8 @@ export function orderTop(obj: Obj): Obj {
 /** Any value (Table, Status, Scale, review) in JSON or YAML. */
 export function encodeValue(status: number, value: unknown, out: OutputFormat | undefined, warnings?: string[]): ApiResponse {
   if (out?.kind === 'yaml') return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(value) };
-  return jsonResponse(status, out?.pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value), warnings, out?.contentType);
+  if (out?.pretty) return prettyResponse(status, JSON.stringify(value, null, 2), warnings, out.contentType);
+  return jsonResponse(status, JSON.stringify(value), warnings, out?.contentType);
 }
 
 export function errorToResponse(err: unknown, out?: OutputFormat): ApiResponse {

@@ -43,7 +43,7 @@ export function decodeMessage(desc: MessageDesc, r: Reader, end: number): Json {
   while (r.pos < end) {
     const key = r.uvarint();
     const wireType = key & 7;
-    const f = byNumber[Math.floor(key / 8)];
+    const f = byNumber[key >>> 3];
     if (f === undefined) {
       if (key < 8) throw new ProtobufError(`proto: ${shortName(desc)}: illegal tag 0 (wire type ${wireType})`);
       r.skip(wireType);

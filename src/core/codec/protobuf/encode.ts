@@ -21,13 +21,69 @@ import {
   type MessageDesc,
 } from './descriptors';
 import { parseDuration, parseTime } from './time';
-import { ProtobufError, fromBase64, type Writer } from './wire';
+import { ProtobufError, Writer, fromBase64 } from './wire';
 
 type Json = Record<string, unknown>;
 const EMPTY: Json = Object.freeze({}) as Json;
 
+/** Per message: wire-order index by JSON name (messages without embedded structs only). */
+const indexByJson = new WeakMap<MessageDesc, Map<string, number>>();
+
+function jsonIndex(desc: MessageDesc): Map<string, number> | null {
+  let index = indexByJson.get(desc);
+  if (index === undefined) {
+    if (desc.fields.some((f) => f.inline)) return null;
+    index = new Map(desc.wireOrder.map((f, i) => [f.json, i]));
+    indexByJson.set(desc, index);
+  }
+  return index;
+}
+
+/** Key + content of a value field's Go zero value, computed once per field. */
+const zeroBytes = new WeakMap<FieldDesc, Uint8Array>();
+
+function zeroOf(f: FieldDesc): Uint8Array {
+  let bytes = zeroBytes.get(f);
+  if (bytes === undefined) {
+    const w = new Writer(64);
+    writeZero(f, w);
+    bytes = w.finish();
+    zeroBytes.set(f, bytes);
+  }
+  return bytes;
+}
+
 /** Writes the content of `desc` for `obj` (no key, no length) backwards into w. */
 export function encodeMessage(desc: MessageDesc, obj: Json, w: Writer): void {
+  const index = jsonIndex(desc);
+  if (index === null) {
+    encodeByFields(desc, obj, w);
+    return;
+  }
+  // Visit only the keys the object has (most declared fields are absent), slotted by number.
+  const fields = desc.wireOrder;
+  const slots: unknown[] = new Array(fields.length);
+  for (const k in obj) {
+    const i = index.get(k);
+    if (i !== undefined) slots[i] = obj[k];
+  }
+  for (let i = fields.length - 1; i >= 0; i--) {
+    const f = fields[i];
+    const v = slots[i];
+    if (v === undefined || v === null) {
+      if (!f.pointer && !f.repeated && !f.map && f.kind !== K_BYTES) w.raw(zeroOf(f));
+    } else if (f.map) {
+      writeMap(f, v as Json, w);
+    } else if (f.repeated) {
+      if (Array.isArray(v)) for (let j = v.length - 1; j >= 0; j--) writeValue(f, v[j], w);
+    } else {
+      writeValue(f, v, w);
+    }
+  }
+}
+
+/** The general path, for messages with embedded structs that read the same JSON object. */
+function encodeByFields(desc: MessageDesc, obj: Json, w: Writer): void {
   const fields = desc.wireOrder;
   for (let i = fields.length - 1; i >= 0; i--) {
     const f = fields[i];
