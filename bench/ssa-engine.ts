@@ -63,8 +63,9 @@ function time(label: string, fn: () => unknown, iterations = 3000): number {
 
 // The deployer's config without replicas (the hpa owns them now).
 function config(image: string) {
-  const { replicas: _drop, ...spec } = deployment(0, image).spec;
-  return { ...deployment(0, image), spec };
+  const d = deployment(0, image);
+  const { replicas: _drop, ...spec } = d.spec;
+  return { ...d, spec };
 }
 const changeApply = (force: boolean) => () => applyPatch({ live, applied: config('app:2'), managed, manager: 'deployer', apiVersion: 'apps/v1', force, time: '2024-01-01T00:02:00Z', schema });
 

@@ -9,6 +9,10 @@ describe('decodeManagedFields', () => {
     const d = decodeManagedFields([{ fieldsV1: { 'f:data': {} }, subresource: 'status', time: 't', fieldsType: 'FieldsV1', apiVersion: 'v1', operation: 'Apply', manager: 'a' }]);
     expect('entries' in d && Object.keys(d.entries[0]!)).toEqual(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
   });
+  it('reads an object\'s metadata.managedFields too', () => {
+    expect(decodeManagedFields({ metadata: { managedFields: [entry({})] } })).toEqual({ entries: [entry({})] });
+    expect(decodeManagedFields({ metadata: {} })).toEqual({ entries: [] });
+  });
   it('rejects malformed entries with kube wording', () => {
     expect(decodeManagedFields([entry({ operation: 'Patch' })])).toEqual({ error: 'operation must be `Apply` or `Update`' });
     expect(decodeManagedFields([entry({ apiVersion: '' })])).toEqual({ error: 'apiVersion must not be empty' });

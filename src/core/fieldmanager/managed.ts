@@ -43,8 +43,12 @@ export function managerIdentifier(m: ManagerInfo): string {
   return `${s}}`;
 }
 
-/** Decodes managedFields, failing with kube's wording for malformed entries. */
+/**
+ * Decodes managedFields (the list itself, or an object whose metadata.managedFields is read),
+ * failing with kube's wording for malformed entries.
+ */
 export function decodeManagedFields(v: unknown): { entries: ManagedFieldsEntry[] } | { error: string } {
+  if (isMap(v) && !Array.isArray(v)) v = isMap(v.metadata) ? v.metadata.managedFields : undefined;
   if (v === undefined || v === null) return { entries: [] };
   if (!Array.isArray(v)) return { error: 'managedFields must be a list' };
   const entries: ManagedFieldsEntry[] = [];

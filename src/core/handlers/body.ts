@@ -10,21 +10,42 @@ import type { FieldCheckInput, } from '../registry/fieldvalidation/strict';
 import type { SchemaContext } from '../registry/fieldvalidation/types';
 import { definitions } from '../schema';
 import type { Obj } from '../registry/objects';
+import { decodeProtobufObject, NoProtobufForm, ProtobufError } from '../codec/protobuf';
 import { badRequestInvalid } from './options';
 import { decodeBase64 } from '../registry/validation/base64';
 
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+/** A `k8s\0` envelope → the object; a broken envelope is a 400 as kube answers it. */
+function decodeProtobuf(body: Uint8Array, targetKind: string): { apiVersion: string; kind: string; object: Obj } {
+  try {
+    const d = decodeProtobufObject(body);
+    return { apiVersion: d.apiVersion, kind: d.kind, object: d.object as Obj };
+  } catch (err) {
+    if (err instanceof ProtobufError || err instanceof NoProtobufForm) throw badRequest(decodeErrorMessage(targetKind, err.message, body));
+    throw err;
+  }
+}
 
 function schemaContext(rc: RequestContext): SchemaContext | undefined {
   const { info } = rc.r;
   if (rc.info.subresource === 'scale') return { definitions: definitions as SchemaContext['definitions'], root: SCALE_DEFINITION };
+  // Other subresource bodies (TokenRequest, Eviction, Binding) are not checked field by field.
+  if (rc.info.subresource && rc.info.subresource !== 'status') return undefined;
   if (info.custom) return info.openAPIV3Schema ? { definitions: definitions as SchemaContext['definitions'], root: info.openAPIV3Schema as SchemaContext['root'], custom: true } : undefined;
   if (info.definition && definitions[info.definition]) return { definitions: definitions as SchemaContext['definitions'], root: info.definition };
   return undefined;
 }
 
+/** The kind a body must be: the resource's, or the subresource's own (Scale, TokenRequest, Eviction, Binding). */
 function targetKind(rc: RequestContext): { kind: string; apiVersion: string } {
-  if (rc.info.subresource === 'scale') return { kind: 'Scale', apiVersion: 'autoscaling/v1' };
+  const sub = rc.info.subresource ? rc.r.info.subresources.find((s) => s.name === rc.info.subresource) : undefined;
+  if (sub && sub.kind !== rc.r.info.kind) {
+    const group = sub.group ?? rc.r.info.group;
+    const version = sub.version ?? rc.r.info.version;
+    return { kind: sub.kind, apiVersion: group ? `${group}/${version}` : version };
+  }
   return { kind: rc.r.info.kind, apiVersion: rc.r.apiVersion };
 }
 
@@ -59,8 +80,16 @@ export function decodeObjectBody(rc: RequestContext): unknown {
     bodyKind = typeof o?.kind === 'string' ? o.kind : '';
     bodyVersion = typeof o?.apiVersion === 'string' ? o.apiVersion : '';
     input = { value, yamlDuplicates: yamlDuplicateKeyErrors(text) };
+  } else if (mediaType === PROTOBUF) {
+    // Custom resources have no protobuf form.
+    if (rc.r.info.custom) throw unsupportedMediaType(unsupportedMediaTypeMessage(['application/json', 'application/yaml']));
+    const decoded = decodeProtobuf(body, target.kind);
+    value = decoded.object;
+    bodyKind = decoded.kind;
+    bodyVersion = decoded.apiVersion;
+    input = { value };
   } else {
-    throw unsupportedMediaType(unsupportedMediaTypeMessage());
+    throw unsupportedMediaType(unsupportedMediaTypeMessage(rc.r.info.custom ? ['application/json', 'application/yaml'] : undefined));
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest(decodeErrorMessage(target.kind, 'Object \'Kind\' is missing in \'' + bodyText(body).slice(0, 200) + '\'', body));
@@ -73,7 +102,8 @@ export function decodeObjectBody(rc: RequestContext): unknown {
   }
   checkSecretData(rc, value as Obj, body);
   const ctx = schemaContext(rc);
-  if (!ctx) return value;
+  // A protobuf body cannot carry unknown or duplicate fields.
+  if (!ctx || mediaType === PROTOBUF) return value;
   const outcome = applyDirective(checkFields(input, ctx), directive);
   if (outcome.error) throw badRequest(decodeErrorMessage(target.kind, outcome.error, body, bodyKind || target.kind, bodyVersion || target.apiVersion));
   rc.warnings.push(...outcome.warnings);
@@ -91,6 +121,7 @@ export function decodeDeleteOptionsBody(rc: RequestContext): Obj {
     if (!parsed.ok) throw badRequest(parsed.message);
     return (parsed.value ?? {}) as Obj;
   }
+  if (mediaType === PROTOBUF) return decodeProtobuf(body, 'DeleteOptions').object as Obj;
   if (mediaType !== 'application/json') throw unsupportedMediaType(unsupportedMediaTypeMessage());
   const parsed = parseJsonBody(body);
   if (!parsed.ok) throw badRequest(decodeErrorMessage('DeleteOptions', parsed.message, body));

@@ -121,6 +121,8 @@ export function listResponse(rc: RequestContext, data: ListData, out: OutputForm
     }
     case 'yaml':
       return { status: 200, headers: baseHeaders('application/yaml', rc.warnings), body: toYaml({ apiVersion: r.apiVersion, items: items(), kind: listKind, metadata: listMeta(data) }) };
+    case 'protobuf':
+      return encodeValue(200, { kind: listKind, apiVersion: r.apiVersion, metadata: listMeta(data), items: items() }, out, rc.warnings);
     default: {
       // Built-in list items carry no kind/apiVersion (typed lists); custom resource items do.
       const parts = r.info.custom ? data.kvs.map((kv) => withTypeMeta(kv.value, kind, r.apiVersion)) : data.kvs.map((kv) => kv.value);

@@ -14,6 +14,7 @@ import { encodeJsonLine, eventObjectText, jsonLine, type WatchEventType } from '
 import { baseHeaders } from '../server/respond';
 import { buildTable } from '../codec/table';
 import { typeMetaPrefix, withTypeMeta, type Obj } from '../registry/objects';
+import { encodeWatchFrame } from '../codec/protobuf';
 
 export interface WatchSettings {
   /** Cap on a watch's duration (the browser host keeps it well under the worker's lifetime). */
@@ -78,11 +79,16 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
   if (!withInitialState && rv !== undefined && rv < reg.mvcc.compactRevision) expiredError = tooOld(rv, reg.mvcc.compactRevision);
   const futureFloor = !withInitialState && rv !== undefined && rv > reg.mvcc.revision ? rv : 0;
 
-  const contentType = out.kind === 'table' || out.kind === 'json' || out.kind === 'pom' ? 'application/json' : 'application/json';
+  const protobuf = out.kind === 'protobuf';
+  const contentType = protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json';
   const table = out.kind === 'table';
   let headersSent = false;
-  const encode = (f: Frame): string => {
-    if (f.json !== undefined) return jsonLine(f.type, f.json);
+  /** BOOKMARK and ERROR events, from their object's JSON. */
+  const control = (type: WatchEventType, json: string): string | Uint8Array =>
+    protobuf ? encodeWatchFrame(type, JSON.parse(json) as Obj, r.apiVersion) : jsonLine(type, json);
+  const encode = (f: Frame): string | Uint8Array => {
+    if (f.json !== undefined) return control(f.type, f.json);
+    if (protobuf) return encodeWatchFrame(f.type, JSON.parse(withTypeMeta(f.text as string, r.info.kind, r.apiVersion)) as Obj, r.apiVersion);
     if (table) {
       const obj = JSON.parse(withTypeMeta(f.text as string, r.info.kind, r.apiVersion)) as Obj;
       const t = buildTable(r.info.group, r.info.kind, [obj], { resourceVersion: obj.metadata?.resourceVersion ?? '' }, { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now: reg.now(), noHeaders: headersSent }, out.columns);
@@ -114,11 +120,11 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
     handle?.cancel();
     unregister();
     if (sink) {
-      if (withBookmark && bookmarks) sink.write(jsonLine('BOOKMARK', bookmarkJson(lastRev, false)));
+      if (withBookmark && bookmarks) sink.write(control('BOOKMARK', bookmarkJson(lastRev, false)));
       sink.end();
     }
   };
-  const write = (chunk: string) => {
+  const write = (chunk: string | Uint8Array) => {
     if (done || !sink) return;
     if (sink.write(chunk)) congested = 0;
     else if (++congested > settings.maxCongestedEvents) stop(false);
@@ -135,19 +141,19 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
     start(s: StreamSink) {
       sink = s;
       if (expiredError) {
-        write(jsonLine('ERROR', JSON.stringify(expiredError.toStatus())));
+        write(control('ERROR', JSON.stringify(expiredError.toStatus())));
         stop(false);
         return;
       }
       unregister = active.add(() => stop(true));
       for (const f of initial) write(encode(f));
       initial = [];
-      if (sendInitial) write(jsonLine('BOOKMARK', bookmarkJson(startRev, true)));
+      if (sendInitial) write(control('BOOKMARK', bookmarkJson(startRev, true)));
       try {
         handle = reg.mvcc.watch(prefix, startRev, onEvent);
       } catch (err) {
         if (err instanceof StorageError && err.code === 'Expired') {
-          write(jsonLine('ERROR', JSON.stringify(tooOld(startRev, reg.mvcc.compactRevision).toStatus())));
+          write(control('ERROR', JSON.stringify(tooOld(startRev, reg.mvcc.compactRevision).toStatus())));
           stop(false);
           return;
         }
@@ -157,7 +163,7 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
       if (bookmarks) {
         const tick = () => {
           if (done) return;
-          write(jsonLine('BOOKMARK', bookmarkJson(Math.max(lastRev, reg.mvcc.revision), false)));
+          write(control('BOOKMARK', bookmarkJson(Math.max(lastRev, reg.mvcc.revision), false)));
           timers.push(setTimeout(tick, settings.bookmarkIntervalMs));
         };
         timers.push(setTimeout(tick, settings.bookmarkIntervalMs));

@@ -27,10 +27,17 @@ const META_ORDER = [
 
 export type Obj = Record<string, any>;
 
+/** ObjectMeta fields are `omitempty` in Go: an empty map, list or string is not written. */
+function isEmptyValue(v: unknown): boolean {
+  if (v === undefined || v === null || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v as Obj).length === 0;
+}
+
 export function orderedMetadata(meta: Obj): Obj {
   const out: Obj = {};
-  for (const k of META_ORDER) if (meta[k] !== undefined) out[k] = meta[k];
-  for (const k of Object.keys(meta)) if (!(k in out) && meta[k] !== undefined) out[k] = meta[k];
+  for (const k of META_ORDER) if (!isEmptyValue(meta[k])) out[k] = meta[k];
+  for (const k of Object.keys(meta)) if (!(k in out) && !isEmptyValue(meta[k])) out[k] = meta[k];
   return out;
 }
 

@@ -129,12 +129,15 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     if (verb === 'create' && info.name && !info.subresource && !r.info.virtual) throw methodNotAllowed();
     const rc: RequestContext = { req, info, query, r, reg: deps.reg, warnings: [] };
     const out = negotiateOutput(req, query, r, info);
-    if (!out) throw notAcceptable(`only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+    if (!out) {
+      const types = r.info.custom ? 'application/json, application/yaml' : 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
+      throw notAcceptable(`only the following media types are accepted: ${types}`);
+    }
     try {
       return await serveVerb(rc, out);
     } catch (err) {
       // Errors come back in the format the client negotiated (YAML for a YAML client).
-      if (err instanceof ApiError && out.kind === 'yaml') return errorToResponse(err, out);
+      if (err instanceof ApiError && (out.kind === 'yaml' || out.kind === 'protobuf')) return errorToResponse(err, out);
       throw err;
     }
   };

@@ -4,7 +4,7 @@ import type { RequestInfo } from './requestinfo';
 import type { ServedResource } from '../registry/catalog';
 import type { OutputFormat } from './output';
 import { badRequest } from './status';
-import { JSON_OFFER, YAML_OFFER, aggregatedDiscoveryOffers, negotiate, partialMetadataOffers, tableOffers, type MediaOffer, type NegotiatedMedia } from '../codec/negotiate';
+import { JSON_OFFER, PROTOBUF_OFFER, YAML_OFFER, aggregatedDiscoveryOffers, negotiate, partialMetadataOffers, tableOffers, type MediaOffer, type NegotiatedMedia } from '../codec/negotiate';
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 const INCLUDE_OBJECT = ['None', 'Metadata', 'Object'];
@@ -14,9 +14,20 @@ export function wantsAggregatedDiscovery(accept: string | undefined): boolean {
   return !!n?.offer.as;
 }
 
+// Table and PartialObjectMetadata are served as JSON only (Table has no protobuf message).
+const jsonOnly = (offers: MediaOffer[]) => offers.filter((o) => o.mediaType === 'application/json');
 const OFFERS_PLAIN: MediaOffer[] = [JSON_OFFER, YAML_OFFER];
-const OFFERS_OBJECT: MediaOffer[] = [...OFFERS_PLAIN, ...tableOffers(), ...partialMetadataOffers(false)];
-const OFFERS_LIST: MediaOffer[] = [...OFFERS_PLAIN, ...tableOffers(), ...partialMetadataOffers(true)];
+const OFFERS_PLAIN_PB: MediaOffer[] = [JSON_OFFER, YAML_OFFER, PROTOBUF_OFFER];
+const CONVERSIONS_OBJECT = jsonOnly([...tableOffers(), ...partialMetadataOffers(false)]);
+const CONVERSIONS_LIST = jsonOnly([...tableOffers(), ...partialMetadataOffers(true)]);
+const OFFER_SETS: Record<string, MediaOffer[]> = {
+  plain: OFFERS_PLAIN,
+  'plain+pb': OFFERS_PLAIN_PB,
+  object: [...OFFERS_PLAIN, ...CONVERSIONS_OBJECT],
+  'object+pb': [...OFFERS_PLAIN_PB, ...CONVERSIONS_OBJECT],
+  list: [...OFFERS_PLAIN, ...CONVERSIONS_LIST],
+  'list+pb': [...OFFERS_PLAIN_PB, ...CONVERSIONS_LIST],
+};
 
 /** Clients send the same few Accept headers over and over: remember what each one negotiated. */
 const cache = new Map<string, NegotiatedMedia | null>();
@@ -34,13 +45,11 @@ function negotiateCached(accept: string | undefined, offers: MediaOffer[], offer
 }
 
 export function negotiateOutput(req: ApiRequest, query: URLSearchParams, r: ServedResource, info: RequestInfo): OutputFormat | null {
-  // Protobuf responses arrive with the protobuf issue; until then clients that also accept JSON get JSON.
+  // Protobuf for built-in kinds only: custom resources have no protobuf form (a protobuf-only client gets 406).
   const convertible = READ_VERBS.has(info.verb) && (!info.subresource || info.subresource === 'status');
-  const n = !convertible
-    ? negotiateCached(req.headers['accept'], OFFERS_PLAIN, 'plain')
-    : info.verb === 'get'
-      ? negotiateCached(req.headers['accept'], OFFERS_OBJECT, 'object')
-      : negotiateCached(req.headers['accept'], OFFERS_LIST, 'list');
+  const base = !convertible ? 'plain' : info.verb === 'get' ? 'object' : 'list';
+  const set = r.info.custom ? base : `${base}+pb`;
+  const n = negotiateCached(req.headers['accept'], OFFER_SETS[set], set);
   if (!n) return null;
   const prettyParam = query.get('pretty');
   const pretty = n.pretty || prettyParam === 'true' || prettyParam === '1';
@@ -62,5 +71,6 @@ export function negotiateOutput(req: ApiRequest, query: URLSearchParams, r: Serv
   }
   if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { kind: 'pom', version, pretty, contentType: n.contentType };
   if (n.offer.mediaType === 'application/yaml') return { kind: 'yaml', pretty, contentType: 'application/yaml' };
+  if (n.offer.mediaType === PROTOBUF_OFFER.mediaType) return { kind: 'protobuf', contentType: PROTOBUF_OFFER.mediaType };
   return { kind: 'json', pretty, contentType: 'application/json' };
 }

@@ -8,6 +8,7 @@ import type { ServedResource } from '../registry/catalog';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
 import type { OutputFormat } from './output';
+import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
 
 export const JSON_TYPE = 'application/json';
 
@@ -26,8 +27,21 @@ export function prettyResponse(status: number, body: string, warnings?: string[]
   return { status, headers: baseHeaders(contentType, warnings), body };
 }
 
+export const PROTOBUF_TYPE = 'application/vnd.kubernetes.protobuf';
+
+/** A value in protobuf when it has a protobuf form; JSON otherwise (as kube falls back for such types). */
+function protobufResponse(status: number, value: Obj, warnings?: string[]): ApiResponse {
+  if (!hasProtobufForm(String(value.apiVersion ?? ''), String(value.kind ?? ''))) return jsonResponse(status, JSON.stringify(value), warnings);
+  return { status, headers: baseHeaders(PROTOBUF_TYPE, warnings), body: encodeProtobufObject(value) };
+}
+
 export function errorResponse(err: ApiError, out?: OutputFormat): ApiResponse {
   const status = err.toStatus();
+  if (out?.kind === 'protobuf') {
+    const res = protobufResponse(err.code, status as unknown as Obj);
+    if (err.headers) Object.assign(res.headers, err.headers);
+    return res;
+  }
   const res = out?.kind === 'yaml' ? { status: err.code, headers: baseHeaders('application/yaml'), body: toYaml(status) } : jsonResponse(err.code, JSON.stringify(status));
   if (err.headers) Object.assign(res.headers, err.headers);
   return res;
@@ -50,6 +64,8 @@ export function objectResponse(status: number, r: ServedResource, obj: Obj | und
       return encodeValue(status, toPartialObjectMetadata(full(), `meta.k8s.io/${out.version ?? 'v1'}`), out, warnings);
     case 'yaml':
       return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(full()) };
+    case 'protobuf':
+      return protobufResponse(status, full(), warnings);
     default: {
       const body = text !== undefined ? withTypeMeta(text, kind, r.apiVersion) : JSON.stringify(orderTop(obj as Obj));
       if (out.pretty) return prettyResponse(status, prettyJson(body), warnings, out.contentType);
@@ -71,6 +87,7 @@ export function orderTop(obj: Obj): Obj {
 /** Any value (Table, Status, Scale, review) in JSON or YAML. */
 export function encodeValue(status: number, value: unknown, out: OutputFormat | undefined, warnings?: string[]): ApiResponse {
   if (out?.kind === 'yaml') return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(value) };
+  if (out?.kind === 'protobuf') return protobufResponse(status, value as Obj, warnings);
   if (out?.pretty) return prettyResponse(status, JSON.stringify(value, null, 2), warnings, out.contentType);
   return jsonResponse(status, JSON.stringify(value), warnings, out?.contentType);
 }

@@ -24,7 +24,7 @@ import { formatDuration, formatMicroTime, formatTime } from './time';
 import { ProtobufError, Reader, toBase64, utf8Decode } from './wire';
 
 /** Decodes an embedded envelope (RawExtension holding protobuf); set by envelope.ts. */
-export let decodeEmbeddedEnvelope: (bytes: Uint8Array) => Record<string, unknown> = () => {
+let decodeEmbeddedEnvelope: (bytes: Uint8Array) => Record<string, unknown> = () => {
   throw new ProtobufError('embedded protobuf objects are not supported');
 };
 export function setEmbeddedEnvelopeDecoder(fn: (bytes: Uint8Array) => Record<string, unknown>): void {
