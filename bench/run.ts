@@ -2,6 +2,9 @@
 // as a reference for write throughput. Prints tables and a summary; asserts nothing.
 import { formatCrud, runCrudBench, type CrudResult } from './crud';
 import { runEtcdBench, type EtcdResult } from './etcd';
+import { formatListWalk, runListWalkBench, type ListWalkResult } from './list-walk';
+import { formatFanout, runFanoutBench, type FanoutResult } from './watch-fanout';
+import { formatMemory, runMemoryBench, type MemoryResult } from './memory';
 
 async function main(): Promise<void> {
   console.log(`kube-playground bench (Node ${process.version}, ${process.platform}/${process.arch})\n`);
@@ -24,6 +27,33 @@ async function main(): Promise<void> {
     console.log(`etcd: FAILED: ${(err as Error).message}`);
   }
 
+  console.log('');
+  let walk: ListWalkResult | undefined;
+  try {
+    walk = await runListWalkBench();
+    console.log(formatListWalk(walk));
+  } catch (err) {
+    console.log(`list walk: FAILED: ${(err as Error).message}`);
+  }
+
+  console.log('');
+  let fanout: FanoutResult | undefined;
+  try {
+    fanout = await runFanoutBench();
+    console.log(formatFanout(fanout));
+  } catch (err) {
+    console.log(`watch fan-out: FAILED: ${(err as Error).message}`);
+  }
+
+  console.log('');
+  let memory: MemoryResult | undefined;
+  try {
+    memory = await runMemoryBench();
+    console.log(formatMemory(memory));
+  } catch (err) {
+    console.log(`memory: FAILED: ${(err as Error).message}`);
+  }
+
   console.log('\nsummary');
   if (crud) {
     console.log(`  get    p50 ${(crud.getP50 / crud.getFloorP50).toFixed(2)}x floor (target <= 1.3x)`);
@@ -33,7 +63,10 @@ async function main(): Promise<void> {
   if (etcd?.available) {
     console.log(`  etcd puts/s with 16 in flight: ${etcd.putsPerSec16.toFixed(0)}${crud ? ` (ours/etcd = ${(crud.createsPerSec16 / etcd.putsPerSec16).toFixed(2)})` : ''}`);
   }
-  if (!crud) process.exitCode = 1;
+  if (walk) console.log(`  list walk 10k/limit=500: ${walk.walkMs.toFixed(0)} ms, ${(walk.walkMs / walk.joinMs).toFixed(2)}x join (targets <= 500 ms, <= 1.5x)`);
+  if (fanout) console.log(`  watch fan-out: ${fanout.perWatcherEventUs.toFixed(2)} µs per watcher per event (target <= 20 µs), in order: ${fanout.allInOrder ? 'yes' : 'NO'}`);
+  if (memory) console.log(`  memory: ${memory.ratio.toFixed(2)}x JSON size (target <= 3x)`);
+  if (!crud || !walk || !fanout || !memory) process.exitCode = 1;
 }
 
 void main();

@@ -41,9 +41,9 @@ function deployment(replicas: number, image: string) {
   };
 }
 
-function must<T extends object>(r: T | { conflicts: unknown }): T {
+function must(r: ReturnType<typeof applyPatch>): { object: object; managed: ManagedFieldsEntry[] } {
   if ('conflicts' in r) throw new Error('unexpected conflicts');
-  return r as T;
+  return r;
 }
 
 // Two existing managers: "deployer" applied the object, "hpa" updated replicas.

@@ -19,7 +19,8 @@ export async function awaitRevision(store: MvccStore, rev: number): Promise<void
     await store.waitForRevision(rev, FUTURE_RV_WAIT_MS);
   } catch (err) {
     if (err instanceof StorageError && err.code === 'TooLargeRevision') {
-      throw timeoutError(`Timeout: Too large resource version: ${rev}, current: ${store.revision}`, 1);
+      // client-go's reflector recognises this error by its cause.
+      throw timeoutError(`Timeout: Too large resource version: ${rev}, current: ${store.revision}`, 1, [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]);
     }
     throw err;
   }
@@ -55,23 +56,34 @@ export function encodeContinue(rev: number, lastKeyRelative: string): string {
   return b64urlEncode(JSON.stringify({ v: 'meta.k8s.io/v1', rv: rev, start: lastKeyRelative + '\u0000' }));
 }
 
+const INVALID = 'invalid continue token: continue key is not valid: ';
+
 export function decodeContinue(token: string): { rev: number; afterRelative: string } {
+  let text: string;
+  try {
+    text = b64urlDecode(token);
+  } catch {
+    const at = token.search(/[^A-Za-z0-9_-]/);
+    throw badRequest(`${INVALID}illegal base64 data at input byte ${at < 0 ? token.length : at}`);
+  }
   let parsed: ContinueToken;
   try {
-    parsed = JSON.parse(b64urlDecode(token)) as ContinueToken;
-  } catch {
-    throw badRequest('continue key is not valid: illegal base64 data at input byte 0');
+    parsed = JSON.parse(text) as ContinueToken;
+  } catch (err) {
+    throw badRequest(`${INVALID}${(err as Error).message}`);
   }
-  if (!parsed || typeof parsed !== 'object') throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
-  if (parsed.v !== 'meta.k8s.io/v1') throw badRequest('continue key is not valid: server does not recognize this encoded key');
-  if (typeof parsed.rv !== 'number' || !Number.isInteger(parsed.rv) || parsed.rv <= 0) {
-    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (!parsed || typeof parsed !== 'object' || parsed.v !== 'meta.k8s.io/v1') {
+    throw badRequest(`${INVALID}server does not recognize this encoded key`);
   }
-  if (typeof parsed.start !== 'string' || parsed.start.length === 0) throw badRequest('continue key is not valid: encoded start key empty');
+  // rv -1 is what an expired continue answers with: continue at the latest revision.
+  if (typeof parsed.rv !== 'number' || !Number.isInteger(parsed.rv) || parsed.rv === 0 || parsed.rv < -1) {
+    throw badRequest(`${INVALID}incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);
+  }
+  if (typeof parsed.start !== 'string' || parsed.start.length === 0) throw badRequest(`${INVALID}encoded start key empty (version meta.k8s.io/v1)`);
   // Keys are relative to the list prefix; anything that could walk out of it is tampering.
   const start = parsed.start.endsWith('\u0000') ? parsed.start.slice(0, -1) : parsed.start;
   if (start.startsWith('/') || start.split('/').some((seg) => seg === '..' || seg === '.')) {
-    throw badRequest('continue key is not valid: encoded start key is not valid');
+    throw badRequest(`${INVALID}${parsed.start}`);
   }
   return { rev: parsed.rv, afterRelative: start };
 }

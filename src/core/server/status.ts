@@ -54,6 +54,8 @@ export interface Status {
 export class ApiError extends Error {
   /** Extra response headers (Retry-After for 429/504). */
   headers?: Record<string, string>;
+  /** Status.metadata (ListMeta): an expired continue carries a fresh token here. */
+  statusMetadata?: Record<string, unknown>;
   constructor(
     readonly code: number,
     readonly reason: string,
@@ -65,7 +67,7 @@ export class ApiError extends Error {
 
   toStatus(): Status {
     // Field order as kube-apiserver writes it: ..., message, reason, details, code.
-    const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message } as Status;
+    const s = { kind: 'Status', apiVersion: 'v1', metadata: this.statusMetadata ?? {}, status: 'Failure', message: this.message } as Status;
     // An error that is not an API status (e.g. a storage precondition) has no reason, as in Go.
     if (this.reason) s.reason = this.reason;
     if (this.details) s.details = this.details;
@@ -141,8 +143,8 @@ export function serviceUnavailable(message: string): ApiError {
   return new ApiError(503, 'ServiceUnavailable', message);
 }
 
-export function timeoutError(message: string, retryAfterSeconds: number): ApiError {
-  const e = new ApiError(504, 'Timeout', message, { retryAfterSeconds });
+export function timeoutError(message: string, retryAfterSeconds: number, causes?: StatusCause[]): ApiError {
+  const e = new ApiError(504, 'Timeout', message, causes ? { causes, retryAfterSeconds } : { retryAfterSeconds });
   e.headers = { 'Retry-After': String(retryAfterSeconds) };
   return e;
 }
