@@ -2,7 +2,7 @@
 // `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, `a>1`, `a<1`, comma-separated.
 // Parse errors are thrown as Error with kube's message; the API answers them with 400 BadRequest.
 import { fieldErrorBody, type FieldError } from '../../server/status';
-import { isQualifiedName, isValidLabelValue } from './validation';
+import { isQualifiedName, isValidLabelValue } from '../validation/names';
 
 /** selection.Operator values as kube spells them. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'gt' | 'lt' | 'exists' | '!';
