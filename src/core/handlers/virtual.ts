@@ -17,11 +17,30 @@ function review(rc: RequestContext, body: Obj, status: Obj): Obj {
   return { kind: rc.r.info.kind, apiVersion: rc.r.apiVersion, metadata: { creationTimestamp: null, ...(body.metadata ?? {}) }, spec: body.spec ?? {}, status };
 }
 
-function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
+function b64url(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * A service account token shaped like kube-apiserver's (a JWT with the same claims). It is not
+ * signed with a real key yet: nothing here verifies tokens until authentication exists.
+ */
+function serviceAccountToken(ns: string, sa: { name: string; uid: string }, audiences: string[], nowMs: number, seconds: number): string {
+  const enc = new TextEncoder();
+  const iat = Math.floor(nowMs / 1000);
+  const header = { alg: 'RS256', kid: 'kube-playground' };
+  const payload = {
+    aud: audiences,
+    exp: iat + seconds,
+    iat,
+    iss: 'https://kubernetes.default.svc.cluster.local',
+    'kubernetes.io': { namespace: ns, serviceaccount: { name: sa.name, uid: sa.uid } },
+    nbf: iat,
+    sub: `system:serviceaccount:${ns}:${sa.name}`,
+  };
+  return `${b64url(enc.encode(JSON.stringify(header)))}.${b64url(enc.encode(JSON.stringify(payload)))}.${b64url(crypto.getRandomValues(new Uint8Array(64)))}`;
 }
 
 export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
@@ -31,15 +50,21 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
   const sub = rc.info.subresource;
   const resource = rc.r.info.resource;
   if (sub === 'token') {
-    await getObject(rc.reg, rc.r, rc.info.namespace, rc.info.name);
+    const kv = await getObject(rc.reg, rc.r, rc.info.namespace, rc.info.name);
+    const sa = JSON.parse(kv.value) as Obj;
     const seconds = body.spec?.expirationSeconds ?? 3600;
-    const spec = { audiences: body.spec?.audiences ?? ['https://kubernetes.default.svc.cluster.local'], expirationSeconds: seconds, boundObjectRef: body.spec?.boundObjectRef ?? null };
-    return encodeValue(201, { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', metadata: { name: rc.info.name, namespace: rc.info.namespace, creationTimestamp: null }, spec, status: { token: randomToken(), expirationTimestamp: rfc3339(rc.reg.now() + seconds * 1000) } }, out, rc.warnings);
+    const audiences: string[] = body.spec?.audiences?.length ? body.spec.audiences : ['https://kubernetes.default.svc.cluster.local'];
+    const spec: Obj = { audiences, expirationSeconds: seconds, boundObjectRef: body.spec?.boundObjectRef ?? null };
+    const now = rc.reg.now();
+    const token = serviceAccountToken(rc.info.namespace, { name: rc.info.name, uid: sa.metadata?.uid ?? '' }, audiences, now, seconds);
+    return encodeValue(201, { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', metadata: { name: rc.info.name, namespace: rc.info.namespace, creationTimestamp: null }, spec, status: { token, expirationTimestamp: rfc3339(now + seconds * 1000) } }, out, rc.warnings);
   }
   if (sub === 'eviction') {
-    const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'CreateOptions');
-    const res = await deleteObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, { dryRun, ...(body.deleteOptions ?? {}) });
-    void res;
+    // Eviction without PodDisruptionBudgets (they come with the access issue): delete the pod
+    // with the eviction's DeleteOptions.
+    const opts = (body.deleteOptions ?? {}) as Obj;
+    const dryRun = parseDryRun(Array.isArray(opts.dryRun) ? opts.dryRun : rc.query.getAll('dryRun'), 'DeleteOptions');
+    await deleteObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, { dryRun, gracePeriodSeconds: opts.gracePeriodSeconds, preconditions: opts.preconditions ?? undefined });
     return encodeValue(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, out, rc.warnings);
   }
   if (sub === 'binding') {
