@@ -14,7 +14,13 @@ import { parseDryRun } from './options';
 export const ADMIN_USER = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
 function review(rc: RequestContext, body: Obj, status: Obj): Obj {
-  return { kind: rc.r.info.kind, apiVersion: rc.r.apiVersion, metadata: { creationTimestamp: null, ...(body.metadata ?? {}) }, spec: body.spec ?? {}, status };
+  const metadata: Obj = { creationTimestamp: null, ...(body.metadata ?? {}) };
+  // Namespaced reviews (LocalSubjectAccessReview) take the namespace from the path.
+  if (rc.r.info.namespaced) {
+    if (metadata.namespace && metadata.namespace !== rc.info.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    metadata.namespace = rc.info.namespace;
+  }
+  return { kind: rc.r.info.kind, apiVersion: rc.r.apiVersion, metadata, spec: body.spec ?? {}, status };
 }
 
 function b64url(bytes: Uint8Array): string {

@@ -14,12 +14,12 @@ export function wantsAggregatedDiscovery(accept: string | undefined): boolean {
   return !!n?.offer.as;
 }
 
-// Table and PartialObjectMetadata are served as JSON only (Table has no protobuf message).
+// Table is served as JSON only (it has no protobuf message); PartialObjectMetadata in both.
 const jsonOnly = (offers: MediaOffer[]) => offers.filter((o) => o.mediaType === 'application/json');
 const OFFERS_PLAIN: MediaOffer[] = [JSON_OFFER, YAML_OFFER];
 const OFFERS_PLAIN_PB: MediaOffer[] = [JSON_OFFER, YAML_OFFER, PROTOBUF_OFFER];
-const CONVERSIONS_OBJECT = jsonOnly([...tableOffers(), ...partialMetadataOffers(false)]);
-const CONVERSIONS_LIST = jsonOnly([...tableOffers(), ...partialMetadataOffers(true)]);
+const CONVERSIONS_OBJECT = [...jsonOnly(tableOffers()), ...partialMetadataOffers(false)];
+const CONVERSIONS_LIST = [...jsonOnly(tableOffers()), ...partialMetadataOffers(true)];
 const OFFER_SETS: Record<string, MediaOffer[]> = {
   plain: OFFERS_PLAIN,
   'plain+pb': OFFERS_PLAIN_PB,
@@ -69,7 +69,9 @@ export function negotiateOutput(req: ApiRequest, query: URLSearchParams, r: Serv
       columns: r.info.custom ? (r.info.printerColumns ?? []) : undefined,
     };
   }
-  if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { kind: 'pom', version, pretty, contentType: n.contentType };
+  if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
+    return { kind: 'pom', version, pretty, contentType: n.contentType, protobuf: n.offer.mediaType === PROTOBUF_OFFER.mediaType };
+  }
   if (n.offer.mediaType === 'application/yaml') return { kind: 'yaml', pretty, contentType: 'application/yaml' };
   if (n.offer.mediaType === PROTOBUF_OFFER.mediaType) return { kind: 'protobuf', contentType: PROTOBUF_OFFER.mediaType };
   return { kind: 'json', pretty, contentType: 'application/json' };

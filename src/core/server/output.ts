@@ -11,6 +11,8 @@ export interface OutputFormat {
   pretty?: boolean;
   /** Table rows: `includeObject` query. */
   includeObject?: 'None' | 'Metadata' | 'Object';
+  /** A conversion (PartialObjectMetadata) encoded as protobuf. */
+  protobuf?: boolean;
   /** Custom resource printer columns. */
   columns?: PrinterColumnSpec[];
 }

@@ -87,7 +87,7 @@ export function orderTop(obj: Obj): Obj {
 /** Any value (Table, Status, Scale, review) in JSON or YAML. */
 export function encodeValue(status: number, value: unknown, out: OutputFormat | undefined, warnings?: string[]): ApiResponse {
   if (out?.kind === 'yaml') return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(value) };
-  if (out?.kind === 'protobuf') return protobufResponse(status, value as Obj, warnings);
+  if (out?.kind === 'protobuf' || out?.protobuf) return protobufResponse(status, value as Obj, warnings);
   if (out?.pretty) return prettyResponse(status, JSON.stringify(value, null, 2), warnings, out.contentType);
   return jsonResponse(status, JSON.stringify(value), warnings, out?.contentType);
 }

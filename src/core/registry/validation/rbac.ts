@@ -46,8 +46,8 @@ function subjectDefaults(binding: Obj): void {
   if (binding.roleRef && typeof binding.roleRef === 'object' && !binding.roleRef.apiGroup) binding.roleRef.apiGroup = GROUP;
   for (const s of Array.isArray(binding.subjects) ? binding.subjects : []) {
     if (!s || typeof s !== 'object' || s.apiGroup) continue;
-    if (s.kind === 'ServiceAccount') s.apiGroup = '';
-    else if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = GROUP;
+    // ServiceAccount subjects keep an empty apiGroup, which Go omits from JSON.
+    if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = GROUP;
   }
 }
 

@@ -1,0 +1,97 @@
+// Browser-test plumbing: build the static site with the vite JS API into a temp folder, serve it
+// with our static server on 127.0.0.1 (random port), and drive the system Chromium through
+// playwright-core (which downloads no browsers).
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { REPO_ROOT } from '../harness';
+// @ts-expect-error plain ESM script without type declarations
+import { startStaticServer } from '../../scripts/serve-static.mjs';
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function chromiumPath(): string {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) return fromEnv;
+  return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
+}
+
+export interface Site {
+  /** URL of the site root, with the base path and a trailing slash. */
+  url: string;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** Builds the site for `base` and serves it. */
+export async function buildAndServe(base = '/'): Promise<Site> {
+  const dir = await mkdtemp(join(tmpdir(), 'kube-playground-site-'));
+  await build({ root: REPO_ROOT, configFile: join(REPO_ROOT, 'vite.config.ts'), base, logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
+  const server = (await startStaticServer({ dir, base })) as { url: string; close(): Promise<void> };
+  return {
+    url: server.url,
+    dir,
+    async close() {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+}
+
+export function launchProfile(userDataDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+}
+
+export interface ReadyStatus {
+  mode: string;
+  revision: string;
+  storageError: string;
+  protocol: number;
+}
+
+/** Opens the page and waits until the worker controls it and the API answers. */
+export async function openApp(context: BrowserContext, url: string, page?: Page): Promise<{ page: Page; status: ReadyStatus }> {
+  const p = page ?? (await context.newPage());
+  await p.goto(url);
+  const status = await waitReady(p);
+  return { page: p, status };
+}
+
+export async function waitReady(page: Page): Promise<ReadyStatus> {
+  await page.waitForFunction(() => 'kubePlayground' in window);
+  return page.evaluate(() => (window as unknown as { kubePlayground: { ready: Promise<ReadyStatus> } }).kubePlayground.ready);
+}
+
+/** Stops every Service Worker of the browser, as the browser does to idle workers. */
+export async function stopServiceWorkers(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await cdp.detach();
+}
+
+export interface FetchResult {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** A fetch from inside the page (relative to the site root). */
+export function pageFetch(page: Page, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<FetchResult> {
+  return page.evaluate(
+    async ({ path, init }) => {
+      const res = await fetch(new URL(path, document.baseURI), init);
+      return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+    },
+    { path, init },
+  );
+}
+
+export const json = (r: FetchResult) => JSON.parse(r.body) as { metadata: { resourceVersion: string; name?: string; continue?: string }; items?: Array<{ metadata: { name: string } }>; [k: string]: unknown };

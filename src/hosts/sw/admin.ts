@@ -1,0 +1,42 @@
+// Private endpoints of the browser host under `<base>/__playground/`: status (storage mode and
+// errors for the page), reset (empty cluster with the default namespaces), export (YAML download)
+// and import (YAML upload onto a reset cluster). They live in the worker so that every tab sees
+// one state and the page needs no knowledge of the core.
+import { PROTOCOL_VERSION, type HostStatus } from './protocol';
+import type { ApiRuntime } from './api-runtime';
+import { hostStatus } from './fetch-adapter';
+import { exportCluster, importCluster } from './cluster-dump';
+
+const json = (value: unknown, status = 200): Response =>
+  new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
+
+export async function handleAdmin(action: string, request: Request, runtime: ApiRuntime, build: string): Promise<Response> {
+  const route = `${request.method} ${action}`;
+  switch (route) {
+    case 'GET status':
+      return json(await status(runtime, build));
+    case 'POST reset':
+      await runtime.reset();
+      return json(await status(runtime, build));
+    case 'GET export':
+      return new Response(await exportCluster(await runtime.server()), {
+        headers: { 'Content-Type': 'application/yaml', 'Content-Disposition': 'attachment; filename="cluster.yaml"' },
+      });
+    case 'POST import': {
+      const text = await request.text();
+      await runtime.reset();
+      return json(await importCluster(await runtime.server(), text));
+    }
+    default:
+      return hostStatus(404, 'NotFound', `no admin endpoint ${route}`);
+  }
+}
+
+async function status(runtime: ApiRuntime, build: string): Promise<HostStatus> {
+  const server = await runtime.server();
+  // The cheapest way to the store's revision through the API: an empty-page list.
+  const res = await server.handle({ method: 'GET', url: '/api/v1/namespaces?limit=1', headers: { accept: 'application/json' } });
+  let revision = '';
+  if (res.status === 200 && typeof res.body === 'string') revision = (JSON.parse(res.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  return { protocol: PROTOCOL_VERSION, build, mode: runtime.mode, storageError: runtime.storageError, revision };
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { createApiServer } from '../../core/api';
+import { exportCluster, importCluster } from './cluster-dump';
+
+const json = { 'content-type': 'application/json', accept: 'application/json' };
+
+describe('export and import', () => {
+  it('round-trips objects (with managedFields) through multi-document YAML', async () => {
+    const source = await createApiServer();
+    const body = new TextEncoder().encode(JSON.stringify({ metadata: { name: 'cfg', namespace: 'team' }, data: { a: '1' } }));
+    await source.handle({ method: 'POST', url: '/api/v1/namespaces', headers: json, body: new TextEncoder().encode('{"metadata":{"name":"team"}}') });
+    expect((await source.handle({ method: 'POST', url: '/api/v1/namespaces/team/configmaps', headers: json, body })).status).toBe(201);
+    const yaml = await exportCluster(source);
+    expect(yaml.startsWith('---\n')).toBe(true);
+    expect(yaml).toContain('kind: ConfigMap');
+    expect(yaml).toContain('managedFields:');
+    expect(yaml.match(/^kind: Namespace$/gm)!.length).toBeGreaterThanOrEqual(5);
+    await source.close();
+
+    const target = await createApiServer();
+    const result = await importCluster(target, yaml);
+    expect(result.failed).toEqual([]);
+    expect(result.created).toBe(2);
+    const got = await target.handle({ method: 'GET', url: '/api/v1/namespaces/team/configmaps/cfg', headers: json });
+    expect(got.status).toBe(200);
+    expect(JSON.parse(got.body as string).data).toEqual({ a: '1' });
+    await target.close();
+  });
+});

@@ -1,0 +1,96 @@
+// Export and import of the whole cluster state as multi-document YAML, done through the API
+// itself (discovery, then a list per resource; creates on import) so it needs no knowledge of the
+// storage layout. Export keeps managedFields. Import goes through create, so resourceVersions are
+// renumbered; the API assigns new uids on create (kube semantics), which the report notes.
+import { parseAllDocuments, stringify } from 'yaml';
+import type { ApiServer } from '../../core/api';
+
+type Obj = { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; uid?: string; [k: string]: unknown }; [k: string]: unknown };
+
+interface ResourceRef {
+  groupVersion: string;
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+async function getJson<T>(server: ApiServer, url: string): Promise<T> {
+  const res = await server.handle({ method: 'GET', url, headers: { accept: 'application/json' } });
+  if (res.status !== 200 || typeof res.body !== 'string') throw new Error(`GET ${url}: ${res.status}`);
+  return JSON.parse(res.body) as T;
+}
+
+/** Every listable top-level resource, preferred version of each group first. */
+async function discover(server: ApiServer): Promise<ResourceRef[]> {
+  const gvs = ['v1'];
+  const groups = await getJson<{ groups: Array<{ preferredVersion: { groupVersion: string }; versions: Array<{ groupVersion: string }> }> }>(server, '/apis');
+  for (const g of groups.groups) gvs.push(g.preferredVersion.groupVersion, ...g.versions.map((v) => v.groupVersion).filter((v) => v !== g.preferredVersion.groupVersion));
+  const refs: ResourceRef[] = [];
+  for (const gv of gvs) {
+    const list = await getJson<{ resources: Array<{ name: string; kind: string; namespaced: boolean; verbs: string[] }> }>(server, gv === 'v1' ? '/api/v1' : `/apis/${gv}`);
+    for (const r of list.resources) {
+      if (!r.name.includes('/') && r.verbs.includes('list') && r.verbs.includes('create')) refs.push({ groupVersion: gv, resource: r.name, kind: r.kind, namespaced: r.namespaced });
+    }
+  }
+  return refs;
+}
+
+function collectionUrl(ref: ResourceRef, namespace: string | undefined): string {
+  const root = ref.groupVersion === 'v1' ? '/api/v1' : `/apis/${ref.groupVersion}`;
+  return ref.namespaced && namespace ? `${root}/namespaces/${namespace}/${ref.resource}` : `${root}/${ref.resource}`;
+}
+
+/** All objects (each once, in its group's preferred version) as multi-document YAML. */
+export async function exportCluster(server: ApiServer): Promise<string> {
+  const seen = new Set<string>();
+  const docs: string[] = [];
+  for (const ref of await discover(server)) {
+    const list = await getJson<{ items: Obj[] }>(server, collectionUrl(ref, undefined));
+    for (const item of list.items) {
+      const uid = item.metadata?.uid ?? '';
+      // Events are served by two groups; other resources by several versions of one group.
+      if (seen.has(uid)) continue;
+      seen.add(uid);
+      docs.push(stringify({ apiVersion: ref.groupVersion, kind: ref.kind, ...item }));
+    }
+  }
+  return docs.map((d) => `---\n${d}`).join('');
+}
+
+export interface ImportResult {
+  created: number;
+  failed: Array<{ object: string; status: number; message: string }>;
+}
+
+/** Creates every document; namespaces and CRDs first so the rest have somewhere to go. */
+export async function importCluster(server: ApiServer, yamlText: string): Promise<ImportResult> {
+  const objs = parseAllDocuments(yamlText).map((d) => d.toJSON() as Obj | null).filter((o): o is Obj => !!o && !!o.kind);
+  const rank = (o: Obj) => (o.kind === 'Namespace' ? 0 : o.kind === 'CustomResourceDefinition' ? 1 : 2);
+  objs.sort((a, b) => rank(a) - rank(b));
+  const result: ImportResult = { created: 0, failed: [] };
+  let refs = await discover(server);
+  for (const obj of objs) {
+    if (rank(obj) === 2 && refs.length && !refs.some((r) => r.kind === obj.kind && r.groupVersion === obj.apiVersion)) refs = await discover(server);
+    const ref = refs.find((r) => r.kind === obj.kind && r.groupVersion === obj.apiVersion);
+    const label = `${obj.kind}/${obj.metadata?.name ?? ''}`;
+    if (!ref) {
+      result.failed.push({ object: label, status: 404, message: `no resource for ${obj.apiVersion} ${obj.kind}` });
+      continue;
+    }
+    const meta = { ...obj.metadata };
+    delete meta.resourceVersion;
+    const collection = collectionUrl(ref, meta.namespace ?? 'default');
+    // Objects a fresh cluster bootstraps (default namespaces, the kubernetes Service) stay as they are.
+    const existing = await server.handle({ method: 'GET', url: `${collection}/${meta.name ?? ''}`, headers: { accept: 'application/json' } });
+    if (existing.status === 200) continue;
+    const res = await server.handle({
+      method: 'POST',
+      url: collection,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: new TextEncoder().encode(JSON.stringify({ ...obj, metadata: meta })),
+    });
+    if (res.status === 201) result.created++;
+    else result.failed.push({ object: label, status: res.status, message: typeof res.body === 'string' ? (JSON.parse(res.body) as { message?: string }).message ?? '' : '' });
+  }
+  return result;
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiStream, StreamSink } from '../../core/types';
+import { toApiRequest, toResponse } from './fetch-adapter';
+
+describe('toApiRequest', () => {
+  it('keeps method, path, lower-case headers and body bytes', async () => {
+    const req = new Request('http://x/base/api/v1/namespaces?limit=1', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Two': 'a' }, body: '{"a":1}' });
+    const api = await toApiRequest(req, '/api/v1/namespaces?limit=1');
+    expect(api).toEqual({ method: 'POST', url: '/api/v1/namespaces?limit=1', headers: { 'content-type': 'application/json', 'x-two': 'a' }, body: new TextEncoder().encode('{"a":1}') });
+  });
+
+  it('leaves GET bodiless and rejects oversized bodies', async () => {
+    expect(await toApiRequest(new Request('http://x/api'), '/api')).toEqual({ method: 'GET', url: '/api', headers: {} });
+    const big = new Request('http://x/api', { method: 'PUT', body: 'x'.repeat(11) });
+    expect(await toApiRequest(big, '/api', 10)).toEqual({ tooLarge: true, limit: 10 });
+  });
+});
+
+describe('toResponse', () => {
+  it('maps fixed bodies and drops a core-provided Content-Length', async () => {
+    const { response } = toResponse({ status: 201, headers: { 'Content-Type': 'application/json', 'Content-Length': '999' }, body: '{"ok":true}' });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-length')).toBeNull();
+    expect(await response.text()).toBe('{"ok":true}');
+  });
+
+  it('gives null-body statuses no body', async () => {
+    const { response } = toResponse({ status: 204, headers: {}, body: 'ignored' });
+    expect(response.body).toBeNull();
+  });
+
+  it('turns a stream into a ReadableStream and settles done when it ends', async () => {
+    let sink: StreamSink | undefined;
+    const stream: ApiStream = { kind: 'stream', start: (s) => (sink = s), cancel: () => undefined };
+    const { response, done } = toResponse({ status: 200, headers: { 'Content-Type': 'application/json' }, body: stream });
+    sink!.write('{"type":"ADDED"}\n');
+    sink!.write(new TextEncoder().encode('{"type":"BOOKMARK"}\n'));
+    sink!.end();
+    await done;
+    expect(await response.text()).toBe('{"type":"ADDED"}\n{"type":"BOOKMARK"}\n');
+  });
+
+  it('cancels the core stream when the reader goes away', async () => {
+    let cancelled = 0;
+    const stream: ApiStream = { kind: 'stream', start: () => undefined, cancel: () => cancelled++ };
+    const { response, done } = toResponse({ status: 200, headers: {}, body: stream });
+    await response.body!.cancel();
+    await done;
+    expect(cancelled).toBe(1);
+  });
+});

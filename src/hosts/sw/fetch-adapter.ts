@@ -1,0 +1,99 @@
+// WHATWG Request → ApiRequest and ApiResponse → Response. Watch bodies (ApiStream) become
+// ReadableStreams; `done` settles when such a stream ends, so the worker can keep itself alive
+// (event.waitUntil) exactly as long as a watch is open.
+import { isStream, type ApiRequest, type ApiResponse, type ApiStream } from '../../core/types';
+
+/** kube-apiserver's default request body limit, as the Node host uses. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Statuses whose Response may not carry a body (the constructor throws otherwise). */
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+/** How many chunks a watch may queue before its sink reports back-pressure. */
+const STREAM_HIGH_WATER_CHUNKS = 256;
+
+export type BodyTooLarge = { tooLarge: true; limit: number };
+
+/** Builds the ApiRequest for a path already stripped of the base (`/api/v1/...?query`). */
+export async function toApiRequest(request: Request, pathAndQuery: string, limit = MAX_REQUEST_BODY_BYTES): Promise<ApiRequest | BodyTooLarge> {
+  const headers: Record<string, string> = {};
+  // Headers iterates lower-cased names with repeated values already joined by ", ".
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const apiReq: ApiRequest = { method: request.method.toUpperCase(), url: pathAndQuery, headers };
+  if (request.method === 'GET' || request.method === 'HEAD') return apiReq;
+  const declared = Number(headers['content-length'] ?? '0');
+  if (declared > limit) return { tooLarge: true, limit };
+  const buf = await request.arrayBuffer();
+  if (buf.byteLength > limit) return { tooLarge: true, limit };
+  if (buf.byteLength > 0) apiReq.body = new Uint8Array(buf);
+  return apiReq;
+}
+
+export interface AdaptedResponse {
+  response: Response;
+  /** Settles when the body is fully handed over (at once for fixed bodies). */
+  done: Promise<void>;
+}
+
+export function toResponse(apiRes: ApiResponse): AdaptedResponse {
+  const headers = new Headers();
+  for (const name in apiRes.headers) {
+    // The browser frames the body itself; a core-provided length could disagree with it.
+    if (name.toLowerCase() === 'content-length') continue;
+    headers.set(name, apiRes.headers[name]!);
+  }
+  const init: ResponseInit = { status: apiRes.status, headers };
+  const body = apiRes.body;
+  if (body === undefined || NULL_BODY_STATUS.has(apiRes.status)) {
+    return { response: new Response(null, init), done: Promise.resolve() };
+  }
+  if (!isStream(body)) {
+    return { response: new Response(body as BodyInit, init), done: Promise.resolve() };
+  }
+  const { stream, done } = readableFrom(body);
+  return { response: new Response(stream, init), done };
+}
+
+/** Wraps the core's push stream in a ReadableStream of bytes. */
+export function readableFrom(source: ApiStream): { stream: ReadableStream<Uint8Array>; done: Promise<void> } {
+  const encoder = new TextEncoder();
+  let finished = false;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const finish = () => {
+    if (finished) return false;
+    finished = true;
+    resolveDone();
+    return true;
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        source.start({
+          write(chunk) {
+            if (finished) return false;
+            controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+            return (controller.desiredSize ?? 0) > 0;
+          },
+          end() {
+            if (finish()) controller.close();
+          },
+        });
+      },
+      cancel() {
+        // The page dropped the reader (or navigated away): stop the core's watch.
+        if (finish()) source.cancel();
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: STREAM_HIGH_WATER_CHUNKS }),
+  );
+  return { stream, done };
+}
+
+/** A kube-style Status body for failures the host itself answers. */
+export function hostStatus(code: number, reason: string, message: string): Response {
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  return new Response(body, { status: code, headers: { 'Content-Type': 'application/json' } });
+}

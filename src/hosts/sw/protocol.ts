@@ -1,0 +1,60 @@
+// What the page and the Service Worker agree on: the protocol version they check with each other,
+// which paths the worker answers (everything else passes through to the network), and the
+// private admin prefix. Imported by both sides, so it must stay free of DOM-only or SW-only types.
+
+/**
+ * Bumped whenever a message, an admin endpoint or the storage layout changes incompatibly. A page
+ * that meets a worker with another version asks it to update and reloads once the new one
+ * controls the page.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** The IndexedDB database holding the cluster state. */
+export const DB_NAME = 'kube-playground';
+
+/** Private endpoints of the browser host (status, reset, export, import), under the base URL. */
+export const ADMIN_PREFIX = '/__playground/';
+
+/** Top-level API paths kube-apiserver serves, relative to the base URL. */
+const API_ROOTS = ['api', 'apis', 'version', 'openapi', 'healthz', 'livez', 'readyz', 'metrics'];
+
+/** Normalises a base path to start and end with a slash (`/`, `/kube/`). */
+export function normalizeBase(base: string): string {
+  let b = base.startsWith('/') ? base : `/${base}`;
+  if (!b.endsWith('/')) b += '/';
+  return b;
+}
+
+/**
+ * The path relative to the base (starting with `/`) when `pathname` is one the worker answers
+ * itself (an API path or the admin prefix), otherwise undefined (pass through).
+ */
+export function apiPathFor(pathname: string, base: string): string | undefined {
+  const b = normalizeBase(base);
+  if (!pathname.startsWith(b)) return undefined;
+  const rest = pathname.slice(b.length - 1);
+  if (rest.startsWith(ADMIN_PREFIX)) return rest;
+  const slash = rest.indexOf('/', 1);
+  const root = slash === -1 ? rest.slice(1) : rest.slice(1, slash);
+  return API_ROOTS.includes(root) ? rest : undefined;
+}
+
+/** Where the cluster state lives right now, as the page shows it. */
+export type StorageMode = 'persistent' | 'memory' | 'starting';
+
+export interface HostStatus {
+  protocol: number;
+  /** Build id of the worker (differs across deployments even when the protocol does not). */
+  build: string;
+  mode: StorageMode;
+  /** Why the worker fell back to memory, or the last storage failure; empty when all is well. */
+  storageError: string;
+  /** The store's current revision (as a string, like resourceVersion). */
+  revision: string;
+}
+
+/** Page → worker messages (postMessage); the worker answers on the given MessagePort. */
+export type PageMessage = { type: 'hello'; protocol: number } | { type: 'skip-waiting' };
+
+/** Worker → page answers. */
+export type WorkerMessage = { type: 'hello'; protocol: number; build: string; compatible: boolean };

@@ -1,0 +1,70 @@
+// The Service Worker entry: the whole Kubernetes API answered inside the browser from the
+// host-free core over IndexedDB. Only API paths under the base URL (and the private admin
+// prefix) are answered here; everything else goes to the network, with the offline app shell as
+// fallback. The base URL is where this script lives, so a build for a sub-path needs no change.
+import { ADMIN_PREFIX, DB_NAME, PROTOCOL_VERSION, apiPathFor, type PageMessage, type WorkerMessage } from './protocol';
+import type { FetchEventLike, ServiceWorkerScopeLike } from './sw-env';
+import { createApiRuntime } from './api-runtime';
+import { hostStatus, toApiRequest, toResponse } from './fetch-adapter';
+import { handleAdmin } from './admin';
+import { dropOldShells, precacheShell, shellResponse } from './shell-cache';
+import { WATCH_LIMITS } from './settings';
+
+declare const self: ServiceWorkerScopeLike;
+/** Replaced at build time (vite `define`) with a per-build id. */
+declare const __KP_BUILD_ID__: string;
+
+const BUILD = typeof __KP_BUILD_ID__ === 'string' ? __KP_BUILD_ID__ : 'dev';
+const BASE_URL = new URL('./', self.location.href).href;
+const BASE_PATH = new URL(BASE_URL).pathname;
+
+const runtime = createApiRuntime({
+  dbName: DB_NAME,
+  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host },
+});
+
+self.addEventListener('install', (event) => {
+  // A new deployment takes over at once; the page reloads itself when the protocol changed.
+  event.waitUntil(precacheShell(BASE_URL, BUILD).catch(() => undefined).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(Promise.all([self.clients.claim(), dropOldShells(BUILD)]));
+});
+
+self.addEventListener('message', (event) => {
+  const msg = event.data as PageMessage | undefined;
+  const port = event.ports[0];
+  if (!msg || !port) return;
+  if (msg.type === 'hello') {
+    const reply: WorkerMessage = { type: 'hello', protocol: PROTOCOL_VERSION, build: BUILD, compatible: msg.protocol === PROTOCOL_VERSION };
+    port.postMessage(reply);
+  }
+});
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (url.origin !== new URL(BASE_URL).origin) return;
+  const path = apiPathFor(url.pathname, BASE_PATH);
+  if (path === undefined) {
+    if (event.request.method === 'GET' && url.pathname.startsWith(BASE_PATH)) event.respondWith(shellResponse(event.request, BASE_URL, BUILD));
+    return;
+  }
+  event.respondWith(answer(event, path, url.search));
+});
+
+async function answer(event: FetchEventLike, path: string, search: string): Promise<Response> {
+  try {
+    if (path.startsWith(ADMIN_PREFIX)) return await handleAdmin(path.slice(ADMIN_PREFIX.length), event.request, runtime, BUILD);
+    const apiReq = await toApiRequest(event.request, path + search);
+    if ('tooLarge' in apiReq) return hostStatus(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${apiReq.limit}`);
+    const server = await runtime.server();
+    const { response, done } = toResponse(await server.handle(apiReq));
+    // Keeps the worker alive while a watch streams; watches end before the browser's event limit.
+    event.waitUntil(done);
+    return response;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return hostStatus(500, 'InternalError', `Internal error occurred: ${message}`);
+  }
+}
