@@ -5,6 +5,7 @@ import { runEtcdBench, type EtcdResult } from './etcd';
 import { formatListWalk, runListWalkBench, type ListWalkResult } from './list-walk';
 import { formatFanout, runFanoutBench, type FanoutResult } from './watch-fanout';
 import { formatMemory, runMemoryBench, type MemoryResult } from './memory';
+import { formatApply, runApplyBench, type ApplyResult } from './apply';
 
 async function main(): Promise<void> {
   console.log(`kube-playground bench (Node ${process.version}, ${process.platform}/${process.arch})\n`);
@@ -54,6 +55,15 @@ async function main(): Promise<void> {
     console.log(`memory: FAILED: ${(err as Error).message}`);
   }
 
+  console.log('');
+  let apply: ApplyResult | undefined;
+  try {
+    apply = await runApplyBench();
+    console.log(formatApply(apply));
+  } catch (err) {
+    console.log(`apply: FAILED: ${(err as Error).message}`);
+  }
+
   console.log('\nsummary');
   if (crud) {
     console.log(`  get    p50 ${(crud.getP50 / crud.getFloorP50).toFixed(2)}x floor (target <= 1.3x)`);
@@ -66,7 +76,10 @@ async function main(): Promise<void> {
   if (walk) console.log(`  list walk 10k/limit=500: ${walk.walkMs.toFixed(0)} ms, ${(walk.walkMs / walk.joinMs).toFixed(2)}x join (targets <= 500 ms, <= 1.5x)`);
   if (fanout) console.log(`  watch fan-out: ${fanout.perWatcherEventUs.toFixed(2)} µs per watcher per event (target <= 20 µs), in order: ${fanout.allInOrder ? 'yes' : 'NO'}`);
   if (memory) console.log(`  memory: ${memory.ratio.toFixed(2)}x JSON size (target <= 3x)`);
-  if (!crud || !walk || !fanout || !memory) process.exitCode = 1;
+  if (apply) {
+    console.log(`  apply-create: ${(apply.applyCreateP50 / apply.createP50).toFixed(2)}x create (target <= 1.3x); no-op re-apply: ${(apply.noopApplyP50 / apply.getP50).toFixed(2)}x get (target <= 1.3x), wrote nothing: ${apply.noWrite ? 'yes' : 'NO'}`);
+  }
+  if (!crud || !walk || !fanout || !memory || !apply) process.exitCode = 1;
 }
 
 void main();

@@ -6,14 +6,39 @@ import type { RequestContext } from '../server/context';
 import type { OutputFormat } from '../server/output';
 import { ApiError, badRequest } from '../server/status';
 import { createObject, updateObject } from '../registry/store';
-import { objectResponse } from '../server/respond';
+import { encodeValue, objectResponse } from '../server/respond';
+import { scaleOf } from './scale';
 import { bodyText } from '../codec/json';
 import { parseYaml } from '../codec/yaml';
-import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, type ManagedFieldsEntry } from '../fieldmanager';
+import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, type ManagedFieldsEntry, type SchemaRoot } from '../fieldmanager';
+
+const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 import { ignoredFieldsFor, schemaRootFor } from '../registry/managed-fields';
 import { badRequestInvalid } from './options';
-import { rfc3339, type Obj } from '../registry/objects';
-import type { ServedResource } from '../registry/catalog';
+import { clone, rfc3339, type Obj } from '../registry/objects';
+import { objectKey, type ServedResource } from '../registry/catalog';
+import type { RegistryContext } from '../registry/context';
+
+/** Per API server: object key → the configuration whose apply produced (or left) that revision. */
+const lastAppliedByRegistry = new WeakMap<RegistryContext, Map<string, { rev: number; fingerprint: string }>>();
+const LAST_APPLIED_LIMIT = 1000;
+
+function lastApplied(reg: RegistryContext): Map<string, { rev: number; fingerprint: string }> {
+  let m = lastAppliedByRegistry.get(reg);
+  if (!m) {
+    m = new Map();
+    lastAppliedByRegistry.set(reg, m);
+  }
+  return m;
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 function conflictError(conflicts: Parameters<typeof conflictMessages>[0]): ApiError {
   const { message, causes } = conflictMessages(conflicts);
@@ -22,9 +47,17 @@ function conflictError(conflicts: Parameters<typeof conflictMessages>[0]): ApiEr
 
 /** Read and check the applied configuration against the URL. */
 function appliedObject(rc: RequestContext): Obj {
-  const parsed = parseYaml(bodyText(rc.req.body));
-  if (!parsed.ok) throw badRequest(parsed.message);
-  const obj = parsed.value as Obj;
+  const text = bodyText(rc.req.body);
+  let obj: Obj;
+  // kubectl, helm and client-node send JSON; JSON.parse is far cheaper than the YAML reader.
+  const json = text.trimStart().startsWith('{') ? tryJson(text) : undefined;
+  if (json !== undefined) {
+    obj = json as Obj;
+  } else {
+    const parsed = parseYaml(text);
+    if (!parsed.ok) throw badRequest(`error decoding YAML: ${parsed.message}`);
+    obj = parsed.value as Obj;
+  }
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw badRequest('error decoding YAML: the applied configuration must be an object');
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   if (obj.metadata.name === undefined) obj.metadata.name = rc.info.name;
@@ -42,7 +75,19 @@ function appliedObject(rc: RequestContext): Obj {
   return obj;
 }
 
+interface ApplyTarget {
+  schema: SchemaRoot;
+  apiVersion: string;
+  ignoredFields: string[][];
+}
+
+function targetOf(r: ServedResource, subresource: string): ApplyTarget {
+  if (subresource === 'scale') return { schema: { definition: SCALE_DEFINITION }, apiVersion: r.apiVersion, ignoredFields: [['status']] };
+  return { schema: schemaRootFor(r), apiVersion: r.apiVersion, ignoredFields: ignoredFieldsFor(r, subresource) };
+}
+
 function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manager: string, subresource: string, force: boolean, time: string): Obj {
+  const t = targetOf(r, subresource);
   let managed: ManagedFieldsEntry[] = [];
   if (live) {
     const d = decodeManagedFields(live.metadata?.managedFields);
@@ -50,7 +95,7 @@ function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manage
   }
   let res;
   try {
-    res = applyPatch({ live, applied, managed, manager, apiVersion: r.apiVersion, subresource: subresource || undefined, force, time, schema: schemaRootFor(r), ignoredFields: ignoredFieldsFor(r, subresource) });
+    res = applyPatch({ live, applied, managed, manager, apiVersion: t.apiVersion, subresource: subresource || undefined, force, time, schema: t.schema, ignoredFields: t.ignoredFields });
   } catch (err) {
     if (err instanceof FieldManagerError) throw new ApiError(500, 'InternalError', `Internal error occurred: failed to create typed patch object: ${err.message}`, { causes: [{ message: err.message }] });
     throw err;
@@ -61,14 +106,30 @@ function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manage
 
 export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun: boolean): Promise<ApiResponse> {
   const manager = rc.query.get('fieldManager');
-  if (!manager) throw badRequestInvalid('PatchOptions', 'fieldManager: Required value: is required for apply patch');
-  if (manager.length > 128) throw badRequestInvalid('PatchOptions', 'fieldManager: Too long: may not be longer than 128');
+  if (!manager) throw badRequestInvalid('PatchOptions', 'fieldManager: Required value: is required for apply patch', 'FieldValueRequired');
+  if (manager.length > 128) throw badRequestInvalid('PatchOptions', 'fieldManager: Too long: must have at most 128 bytes', 'FieldValueTooLong');
   const forceText = rc.query.get('force');
   const force = forceText === 'true' || forceText === '1';
   const applied = appliedObject(rc);
   const { r, info, reg } = rc;
-  const sub = info.subresource === 'status' ? 'status' : '';
   const time = rfc3339(reg.now());
+  if (info.subresource === 'scale') return applyScale(rc, out, applied, manager, force, time, dryRun);
+  const sub = info.subresource === 'status' ? 'status' : '';
+  // Re-applying the configuration that produced the stored revision is a no-op: answer it like a get.
+  const key = objectKey(r, info.namespace, info.name);
+  const fingerprint = `${manager}\u0000${force}\u0000${sub}\u0000${bodyText(rc.req.body)}`;
+  const seen = lastApplied(reg).get(key);
+  if (seen && seen.fingerprint === fingerprint) {
+    const kv = await reg.mvcc.get(key);
+    if (kv && kv.modRev === seen.rev) return objectResponse(200, r, undefined, kv.value, out, rc.warnings, reg.now());
+  }
+  const remember = (obj: Obj) => {
+    if (dryRun) return;
+    const rev = Number(obj.metadata?.resourceVersion);
+    const cache = lastApplied(reg);
+    if (cache.size >= LAST_APPLIED_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, { rev, fingerprint });
+  };
   const attempt = async (): Promise<ApiResponse> => {
     try {
       const res = await updateObject(reg, r, info.namespace, info.name, (current) => runApply(r, current, applied, manager, sub, force, time), {
@@ -78,6 +139,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
         checkName: false,
         managedFieldsDone: true,
       });
+      remember(res.obj);
       return objectResponse(200, r, res.obj, res.text, out, rc.warnings, reg.now());
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 404 && err.reason === 'NotFound' && !sub)) throw err;
@@ -85,6 +147,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
     // Missing: apply creates it.
     const created = runApply(r, undefined, applied, manager, '', force, time);
     const res = await createObject(reg, r, info.namespace, created, dryRun);
+    remember(res.obj);
     return objectResponse(201, r, res.obj, res.text, out, rc.warnings, reg.now());
   };
   try {
@@ -94,4 +157,30 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
     if (err instanceof ApiError && err.reason === 'AlreadyExists') return attempt();
     throw err;
   }
+}
+
+/**
+ * Apply to /scale: the applied Scale is merged into the Scale view of the object, with the
+ * object's managedFields (a Scale's spec.replicas is the object's), and written back.
+ */
+async function applyScale(rc: RequestContext, out: OutputFormat, applied: Obj, manager: string, force: boolean, time: string, dryRun: boolean): Promise<ApiResponse> {
+  const { r, info, reg } = rc;
+  const res = await updateObject(
+    reg,
+    r,
+    info.namespace,
+    info.name,
+    (current) => {
+      const view = scaleOf(r, current);
+      view.metadata.managedFields = current.metadata?.managedFields;
+      const merged = runApply(r, view, applied, manager, 'scale', force, time);
+      const next = clone(current);
+      next.spec = { ...(next.spec ?? {}), replicas: merged.spec?.replicas ?? view.spec.replicas };
+      if (merged.metadata?.resourceVersion) next.metadata.resourceVersion = merged.metadata.resourceVersion;
+      if (merged.metadata?.managedFields) next.metadata.managedFields = merged.metadata.managedFields;
+      return next;
+    },
+    { dryRun, subresource: '', allowCreate: false, checkName: false, managedFieldsDone: true },
+  );
+  return encodeValue(200, scaleOf(r, res.obj), out, rc.warnings);
 }

@@ -21,7 +21,7 @@ export function parseDryRun(values: string[], optionsKind = 'CreateOptions'): bo
 export function fieldOwner(query: URLSearchParams, userAgent: string | undefined, optionsKind: string): FieldOwner {
   const fm = query.get('fieldManager');
   if (fm !== null && fm !== '') {
-    if (fm.length > 128) throw badRequestInvalid(optionsKind, `fieldManager: Too long: may not be longer than 128`);
+    if (fm.length > 128) throw badRequestInvalid(optionsKind, 'fieldManager: Too long: must have at most 128 bytes', 'FieldValueTooLong');
     if (/[^\x20-\x7e]/.test(fm)) throw badRequestInvalid(optionsKind, `fieldManager: Invalid value: ${JSON.stringify(fm)}: must only contain printable characters`);
     return { manager: fm };
   }

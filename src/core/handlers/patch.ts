@@ -29,7 +29,7 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
   const contentType = (rc.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'PatchOptions');
   if (rc.query.has('force') && contentType !== APPLY) {
-    throw badRequestInvalid('PatchOptions', 'force: Forbidden: may not be specified for non-apply patch');
+    throw badRequestInvalid('PatchOptions', 'force: Forbidden: may not be specified for non-apply patch', 'FieldValueForbidden');
   }
   if (contentType === APPLY) return handleApply(rc, out, dryRun);
   const owner = fieldOwner(rc.query, rc.req.headers['user-agent'], 'PatchOptions');

@@ -237,10 +237,14 @@ export async function updateObject(
       let next: Obj = obj;
       const rules = rulesFor(group, kind);
       if (opts.subresource === 'status') {
-        // A status write changes status only.
+        // A status write changes status only (and, for an apply, the managedFields it computed).
         next = clone(old);
         if (obj.status === undefined) delete next.status;
         else next.status = obj.status;
+        if (opts.managedFieldsDone) {
+          if (obj.metadata.managedFields === undefined) delete next.metadata.managedFields;
+          else next.metadata.managedFields = obj.metadata.managedFields;
+        }
       } else if (opts.subresource === 'finalize') {
         // namespaces/<n>/finalize changes spec.finalizers only.
         next = clone(old);
@@ -253,6 +257,12 @@ export async function updateObject(
           else next.status = old.status;
         }
         rules?.prepareForUpdate?.(next, old);
+      }
+      // Nothing asked to change (a no-op apply or patch): the stored object is already defaulted
+      // and valid, so skip the rest and write nothing.
+      if (deepEqual(withoutVolatile(next), withoutVolatile(old))) {
+        result = old;
+        return { kind: 'none' };
       }
       // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
       if (opts.subresource !== 'finalize') rules?.defaults?.(next);

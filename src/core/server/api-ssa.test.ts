@@ -257,3 +257,56 @@ describe('managedFields bookkeeping', () => {
     expect(Object.keys(owners(r.json))).toEqual(['bob']);
   });
 });
+
+describe('custom resources typed by their CRD schema', () => {
+  const GADGETS = '/apis/ssa.example.com/v1/namespaces/default/gadgets';
+  const gadget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'ssa.example.com/v1', kind: 'Gadget', metadata: { name }, spec });
+
+  beforeAll(async () => {
+    const list = (extra: Record<string, unknown>, items: Record<string, unknown> = { type: 'string' }) => ({ type: 'array', items, ...extra });
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.ssa.example.com' },
+      spec: {
+        group: 'ssa.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [{
+          name: 'v1', served: true, storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: {
+            ports: list({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] }, { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } }),
+            tags: list({ 'x-kubernetes-list-type': 'set' }),
+            args: list({ 'x-kubernetes-list-type': 'atomic' }),
+            plain: list({}),
+          } } } } },
+        }],
+      },
+    };
+    expect((await c.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  });
+
+  it('list-type map and set items from two appliers merge; atomic and unannotated lists conflict as a whole', async () => {
+    const name = uniqueName('gadget');
+    expect((await apply(`${GADGETS}/${name}`, gadget(name, { ports: [{ name: 'a', port: 1 }], tags: ['x'], args: ['1', '2'], plain: ['p'] }), 'alice')).status).toBe(201);
+    const merged = await apply(`${GADGETS}/${name}`, gadget(name, { ports: [{ name: 'b', port: 2 }], tags: ['y'] }), 'bob');
+    expect(merged.status).toBe(200);
+    expect(merged.json.spec).toEqual({ ports: [{ name: 'a', port: 1 }, { name: 'b', port: 2 }], tags: ['x', 'y'], args: ['1', '2'], plain: ['p'] });
+    expect(owners(merged.json).bob.fields).toEqual({ 'f:spec': { 'f:ports': { 'k:{"name":"b"}': { '.': {}, 'f:name': {}, 'f:port': {} } }, 'f:tags': { 'v:"y"': {} } } });
+
+    const atomic = await apply(`${GADGETS}/${name}`, gadget(name, { args: ['3'], plain: ['q'] }), 'bob');
+    expect(atomic.status).toBe(409);
+    expect(statusOf(atomic).message).toBe('Apply failed with 2 conflicts: conflicts with "alice":\n- .spec.args\n- .spec.plain');
+    const item = await apply(`${GADGETS}/${name}`, gadget(name, { ports: [{ name: 'a', port: 9 }] }), 'bob');
+    expect(statusOf(item).message).toBe('Apply failed with 1 conflict: conflict with "alice": .spec.ports[name="a"].port');
+  });
+
+  it('map and set items an applier stops applying are removed; the others stay', async () => {
+    const name = uniqueName('gadget');
+    await apply(`${GADGETS}/${name}`, gadget(name, { ports: [{ name: 'a', port: 1 }, { name: 'c', port: 3 }], tags: ['x', 'z'] }), 'alice');
+    await apply(`${GADGETS}/${name}`, gadget(name, { ports: [{ name: 'b', port: 2 }], tags: ['y'] }), 'bob');
+    const r = await apply(`${GADGETS}/${name}`, gadget(name, { ports: [{ name: 'c', port: 3 }], tags: ['z'] }), 'alice');
+    expect(r.status).toBe(200);
+    expect(r.json.spec).toEqual({ ports: [{ name: 'c', port: 3 }, { name: 'b', port: 2 }], tags: ['z', 'y'] });
+  });
+});

@@ -6,11 +6,16 @@ import { PROTOCOL_VERSION, type HostStatus } from './protocol';
 import type { ApiRuntime } from './api-runtime';
 import { hostStatus } from './fetch-adapter';
 import { exportCluster, importCluster } from './cluster-dump';
+import { benchFloor } from './bench-floor';
 
 const json = (value: unknown, status = 200): Response =>
   new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
 
 export async function handleAdmin(action: string, request: Request, runtime: ApiRuntime, build: string): Promise<Response> {
+  if (action.startsWith('bench/')) {
+    const floor = await benchFloor(action, new URL(request.url).searchParams);
+    if (floor) return floor;
+  }
   const route = `${request.method} ${action}`;
   switch (route) {
     case 'GET status':

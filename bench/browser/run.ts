@@ -1,0 +1,147 @@
+// Browser-host benchmarks in headless Chromium: the API answered by the Service Worker over
+// IndexedDB against floors measured in the same run by the same worker — T (a fixed Response of
+// the same size) and P (the raw IndexedDB operation on the same bytes, timed inside the worker).
+// Prints a table, writes bench/browser/results.json and bench/RESULTS.md's browser section.
+//   npx tsx bench/browser/run.ts [--objects 10000]
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { buildAndServe, launchBrowser, openApp, stopServiceWorkers } from '../../e2e/browser/harness';
+import { REPO_ROOT } from '../../e2e/harness';
+
+const OBJECTS = Number(process.argv[process.argv.indexOf('--objects') + 1] || 10_000);
+const SAMPLES = 300;
+
+interface Row {
+  name: string;
+  p50Ms: number;
+  floorMs: number;
+  ratio: number;
+  target: number;
+}
+
+const CONFIGMAP = (name: string) => JSON.stringify({ metadata: { name, labels: { app: 'bench' } }, data: { a: 'x'.repeat(300), b: 'y'.repeat(100) } });
+const DEPLOYMENT = (name: string) =>
+  JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels: { app: name } },
+    spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: 'x'.repeat(200) }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } } },
+  });
+
+async function main() {
+  const site = await buildAndServe('/');
+  const browser = await launchBrowser();
+  const context = await browser.newContext();
+  const { page } = await openApp(context, site.url);
+  const rows: Row[] = [];
+
+  /** p50 of SAMPLES sequential fetches built by `make(i)` in the page; returns [p50 ms, response bytes]. */
+  const timeFetches = (spec: { kind: 'cm' | 'deploy' | 'echo' | 'get' | 'idb-put' | 'idb-get'; bytes?: number; prefix?: string; n?: number }) =>
+    page.evaluate(
+      async ({ spec, samples, cmTemplate, deployTemplate }) => {
+        const cm = new Function('name', `return (${cmTemplate})(name)`) as (n: string) => string;
+        const dep = new Function('name', `return (${deployTemplate})(name)`) as (n: string) => string;
+        const times: number[] = [];
+        let bytes = 0;
+        for (let i = 0; i < samples; i++) {
+          const t0 = performance.now();
+          let res: Response;
+          if (spec.kind === 'cm') res = await fetch(`api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: cm(`${spec.prefix}-${i}`) });
+          else if (spec.kind === 'deploy') res = await fetch(`apis/apps/v1/namespaces/default/deployments`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: dep(`${spec.prefix}-${i}`) });
+          else if (spec.kind === 'get') res = await fetch(`api/v1/namespaces/default/configmaps/obj-${Math.floor(Math.random() * (spec.n ?? 1))}`);
+          else if (spec.kind === 'echo') res = await fetch(`__playground/bench/echo?bytes=${spec.bytes}`);
+          else res = await fetch(`__playground/bench/${spec.kind}?bytes=${spec.bytes}&key=k${i % 50}`);
+          const text = await res.text();
+          if (spec.kind === 'idb-put' || spec.kind === 'idb-get') times.push((JSON.parse(text) as { ms: number }).ms);
+          else times.push(performance.now() - t0);
+          bytes = text.length;
+        }
+        times.sort((a, b) => a - b);
+        return [times[Math.floor(times.length / 2)]!, bytes] as const;
+      },
+      { spec, samples: SAMPLES, cmTemplate: CONFIGMAP.toString(), deployTemplate: DEPLOYMENT.toString() },
+    );
+
+  const row = (name: string, p50: number, floor: number, target: number) => rows.push({ name, p50Ms: round(p50), floorMs: round(floor), ratio: round(p50 / floor), target });
+
+  for (const [label, kind] of [['ConfigMap', 'cm'], ['Deployment', 'deploy']] as const) {
+    const [p50, bytes] = await timeFetches({ kind, prefix: `warm-${kind}` });
+    const [t] = await timeFetches({ kind: 'echo', bytes });
+    const [p] = await timeFetches({ kind: 'idb-put', bytes });
+    row(`create ${label} p50 vs T+P`, p50, t + p, 1.2);
+  }
+
+  // 10,000 stored objects, created 16 at a time.
+  const t0 = Date.now();
+  await page.evaluate(
+    async ({ n, cmTemplate }) => {
+      const cm = new Function('name', `return (${cmTemplate})(name)`) as (n: string) => string;
+      for (let i = 0; i < n; i += 16) {
+        const batch = [];
+        for (let j = i; j < Math.min(n, i + 16); j++) batch.push(fetch('api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: cm(`obj-${j}`) }).then((r) => r.text()));
+        await Promise.all(batch);
+      }
+    },
+    { n: OBJECTS, cmTemplate: CONFIGMAP.toString() },
+  );
+  const fillSeconds = (Date.now() - t0) / 1000;
+  const [getP50, getBytes] = await timeFetches({ kind: 'get', n: OBJECTS });
+  const [tGet] = await timeFetches({ kind: 'echo', bytes: getBytes });
+  const [pGet] = await timeFetches({ kind: 'idb-get', bytes: getBytes });
+  row(`get p50 over ${OBJECTS} objects vs T+P`, getP50, tGet + pGet, 1.15);
+
+  // Cold start: the worker stopped with OBJECTS stored; first API answer vs first echo answer.
+  const cold = async (path: string) => {
+    await stopServiceWorkers(page);
+    return page.evaluate(async (p) => {
+      const s = performance.now();
+      await (await fetch(p)).text();
+      return performance.now() - s;
+    }, path);
+  };
+  const coldEcho = await cold('__playground/bench/echo?bytes=10');
+  const coldGet = await cold('api/v1/namespaces/default/configmaps/obj-1');
+  rows.push({ name: `cold start first GET (${OBJECTS} objects) minus cold echo, ms`, p50Ms: round(coldGet), floorMs: round(coldEcho), ratio: round(coldGet - coldEcho), target: 50 });
+
+  await browser.close();
+  await site.close();
+
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`;
+  console.table(rows.map((r) => ({ benchmark: r.name, 'p50 ms': r.p50Ms, 'floor ms': r.floorMs, ratio: r.ratio, target: r.target, ok: r.ratio <= r.target ? 'yes' : 'NO' })));
+  console.log(`filled ${OBJECTS} objects in ${fillSeconds.toFixed(1)} s; machine: ${machine}`);
+  await writeFile(join(REPO_ROOT, 'bench', 'browser', 'results.json'), JSON.stringify({ machine, objects: OBJECTS, fillSeconds, rows }, null, 2) + '\n');
+  await writeResults(rows, machine, fillSeconds);
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Replaces (or appends) the browser section of bench/RESULTS.md, leaving other sections alone. */
+async function writeResults(rows: Row[], machine: string, fillSeconds: number) {
+  const file = join(REPO_ROOT, 'bench', 'RESULTS.md');
+  const existing = await readFile(file, 'utf8').catch(() => '# Benchmark results\n');
+  const start = '<!-- browser-bench:start -->';
+  const end = '<!-- browser-bench:end -->';
+  const table = [
+    start,
+    '## Browser host (Service Worker + IndexedDB, headless Chromium)',
+    '',
+    `Machine: ${machine}. \`npx tsx bench/browser/run.ts\`; ${OBJECTS} objects filled in ${fillSeconds.toFixed(1)} s.`,
+    '',
+    '| benchmark | p50 ms | floor ms | ratio | target | ok |',
+    '|---|---:|---:|---:|---:|---|',
+    ...rows.map((r) => `| ${r.name} | ${r.p50Ms} | ${r.floorMs} | ${r.ratio} | ≤ ${r.target} | ${r.ratio <= r.target ? 'yes' : 'no'} |`),
+    '',
+    'For the cold-start row, "p50 ms" is the first GET after a forced worker stop, "floor ms" the first answer of the same worker stopped with a fixed body, and "ratio" their difference in ms.',
+    end,
+  ].join('\n');
+  const i = existing.indexOf(start);
+  const j = existing.indexOf(end);
+  const next = i >= 0 && j > i ? existing.slice(0, i) + table + existing.slice(j + end.length) : `${existing.trimEnd()}\n\n${table}\n`;
+  await writeFile(file, next);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+// Floors for the browser benchmarks (bench/browser), answered by this same worker under the
+// private prefix: a fixed Response of a given size (T), and the raw IndexedDB operation on the
+// same bytes (P), timed inside the worker. A separate database keeps them away from the cluster.
+
+const BENCH_DB = 'kube-playground-bench';
+let db: Promise<IDBDatabase> | undefined;
+
+function open(): Promise<IDBDatabase> {
+  db ??= new Promise((resolve, reject) => {
+    const req = indexedDB.open(BENCH_DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore('values');
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  return db;
+}
+
+function run(mode: IDBTransactionMode, op: (store: IDBObjectStore) => IDBRequest): Promise<unknown> {
+  return open().then(
+    (d) =>
+      new Promise((resolve, reject) => {
+        const tx = d.transaction('values', mode);
+        const req = op(tx.objectStore('values'));
+        tx.oncomplete = () => resolve(req.result);
+        tx.onerror = () => reject(tx.error);
+        tx.onabort = () => reject(tx.error);
+      }),
+  );
+}
+
+/** `echo?bytes=N`, `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */
+export async function benchFloor(action: string, search: URLSearchParams): Promise<Response | undefined> {
+  const bytes = Number(search.get('bytes') ?? '0');
+  const key = search.get('key') ?? 'k';
+  if (action === 'bench/echo') return new Response('x'.repeat(bytes), { headers: { 'Content-Type': 'application/json' } });
+  if (action === 'bench/idb-put') {
+    const value = 'x'.repeat(bytes);
+    const t0 = performance.now();
+    await run('readwrite', (s) => s.put(value, key));
+    return new Response(JSON.stringify({ ms: performance.now() - t0 }));
+  }
+  if (action === 'bench/idb-get') {
+    const t0 = performance.now();
+    await run('readonly', (s) => s.get(key));
+    return new Response(JSON.stringify({ ms: performance.now() - t0 }));
+  }
+  return undefined;
+}

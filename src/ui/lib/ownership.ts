@@ -1,0 +1,312 @@
+// Field ownership made visible: the object as YAML plus, for every line of that YAML, who owns the
+// field written on it (from metadata.managedFields, fieldsV1 format), a legend of managers with
+// stable colours, and the inverse mapping from kube's conflict paths
+// (`.spec.containers[name="c"].image`) to the lines to mark.
+//
+// fieldsV1 recap: `f:<name>` a field or map key, `k:{json}` a list-map item picked by its key
+// fields, `v:<json>` a set item, `i:<n>` an atomic-list index, `.` the enclosing map/item itself,
+// and an empty `{}` child a leaf. A leaf whose value is a map or list (an atomic field) owns
+// everything beneath it.
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, stringify, type Node as YamlNode } from 'yaml';
+import { colourForManagers, type LegendEntry } from './manager-colours';
+
+export type { LegendEntry } from './manager-colours';
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: FieldsV1;
+  subresource?: string;
+}
+
+export interface FieldsV1 {
+  [key: string]: FieldsV1;
+}
+
+export interface FieldOwner {
+  manager: string;
+  operation: string;
+  apiVersion: string;
+  subresource: string;
+  time: string;
+}
+
+export interface OwnedLine {
+  /** 1-based, as editors number lines. */
+  line: number;
+  /** kube-style paths of the fields that start on this line (a list item and its first field share one). */
+  paths: string[];
+  owners: FieldOwner[];
+}
+
+export interface OwnershipView {
+  yaml: string;
+  /** lines[i] describes line i + 1 of `yaml`. */
+  lines: OwnedLine[];
+  legend: LegendEntry[];
+  /** kube-style path → every line the field spans (its key line through the end of its value). */
+  pathLines: Map<string, number[]>;
+}
+
+export interface OwnershipOptions {
+  /** Show metadata.managedFields in the YAML (the raw-entries toggle); hidden by default. */
+  showManagedFields?: boolean;
+}
+
+type JsPath = ReadonlyArray<string | number>;
+type Json = unknown;
+
+/** Keys sorted at every level, as `kubectl get -o yaml` prints them (it sorts map keys). */
+export function sortKeysDeep(value: Json): Json {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, Json> = {};
+    for (const k of Object.keys(value).sort()) out[k] = sortKeysDeep((value as Record<string, Json>)[k]);
+    return out;
+  }
+  return value;
+}
+
+/** The object as YAML in a stable layout: sorted keys, kubectl-style unindented lists, no folding. */
+export function toStableYaml(obj: Json, options: OwnershipOptions = {}): string {
+  const shown = options.showManagedFields ? obj : withoutManagedFields(obj);
+  return stringify(sortKeysDeep(shown), { indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+function withoutManagedFields(obj: Json): Json {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
+  const o = obj as Record<string, Json>;
+  const meta = o.metadata;
+  if (meta === null || typeof meta !== 'object' || !('managedFields' in meta)) return obj;
+  const { managedFields: _dropped, ...rest } = meta as Record<string, Json>;
+  return { ...o, metadata: rest };
+}
+
+function ownerOf(e: ManagedFieldsEntry): FieldOwner {
+  return { manager: e.manager ?? '', operation: e.operation ?? '', apiVersion: e.apiVersion ?? '', subresource: e.subresource ?? '', time: e.time ?? '' };
+}
+
+function deepEqual(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as Json[];
+    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+  }
+  const ak = Object.keys(a as object);
+  const bo = b as Record<string, Json>;
+  return ak.length === Object.keys(bo).length && ak.every((k) => k in bo && deepEqual((a as Record<string, Json>)[k], bo[k]));
+}
+
+/** Which item of a list a fieldsV1 element names, or -1 when the live list has no such item. */
+function findListItem(element: string, list: Json): number {
+  if (!Array.isArray(list)) return -1;
+  const body = element.slice(2);
+  if (element.startsWith('i:')) {
+    const i = Number(body);
+    return Number.isInteger(i) && i >= 0 && i < list.length ? i : -1;
+  }
+  let parsed: Json;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return -1;
+  }
+  if (element.startsWith('v:')) return list.findIndex((item) => deepEqual(item, parsed));
+  const key = parsed as Record<string, Json>;
+  return list.findIndex((item) => item !== null && typeof item === 'object' && Object.keys(key).every((k) => deepEqual((item as Record<string, Json>)[k], key[k])));
+}
+
+/** How kube prints a list element: `[name="c"]` for keys (sorted by name), `[="x"]` for set values, `[0]`. */
+function elementLabel(element: string): string {
+  const body = element.slice(2);
+  if (element.startsWith('i:')) return `[${body}]`;
+  try {
+    const parsed = JSON.parse(body) as Json;
+    if (element.startsWith('v:')) return `[=${goString(parsed)}]`;
+    const key = parsed as Record<string, Json>;
+    return `[${Object.keys(key).sort().map((k) => `${k}=${goString(key[k])}`).join(',')}]`;
+  } catch {
+    return `[${body}]`;
+  }
+}
+
+/** structured-merge-diff's value.ToString: strings quoted, maps as {k=v}. */
+function goString(v: Json): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(goString).join(',')}]`;
+  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${k}=${goString(x)}`).join(',')}}`;
+  return String(v);
+}
+
+interface Claims {
+  /** Owners of the node itself (its line). */
+  direct: Map<string, FieldOwner[]>;
+  /** Owners of a whole subtree (a leaf on a map or list value). */
+  subtree: Map<string, FieldOwner[]>;
+  /** JS path of a list item → how kube names it, learned from the fieldsV1 elements. */
+  labels: Map<string, string>;
+  /** One owner per managedFields entry, in entry order. */
+  owners: FieldOwner[];
+}
+
+const keyOf = (p: JsPath) => JSON.stringify(p);
+
+function addClaim(map: Map<string, FieldOwner[]>, path: JsPath, owner: FieldOwner): void {
+  const k = keyOf(path);
+  const list = map.get(k);
+  if (!list) map.set(k, [owner]);
+  else if (!list.includes(owner)) list.push(owner);
+}
+
+/** Walks one manager's fieldsV1 alongside the live value, recording what it owns by JS path. */
+function claim(set: FieldsV1, value: Json, path: JsPath, owner: FieldOwner, claims: Claims): void {
+  for (const [element, child] of Object.entries(set)) {
+    if (element === '.') {
+      addClaim(claims.direct, path, owner);
+      continue;
+    }
+    let childPath: JsPath;
+    let childValue: Json;
+    if (element.startsWith('f:')) {
+      const name = element.slice(2);
+      childValue = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>)[name] : undefined;
+      if (childValue === undefined) continue; // owned but absent from the live object: no line to mark
+      childPath = [...path, name];
+    } else {
+      const index = findListItem(element, value);
+      if (index < 0) continue;
+      childPath = [...path, index];
+      childValue = (value as Json[])[index];
+      claims.labels.set(keyOf(childPath), elementLabel(element));
+    }
+    const isLeaf = child === null || typeof child !== 'object' || Object.keys(child).length === 0;
+    if (isLeaf) {
+      addClaim(claims.direct, childPath, owner);
+      if (childValue !== null && typeof childValue === 'object') addClaim(claims.subtree, childPath, owner);
+    } else {
+      claim(child, childValue, childPath, owner, claims);
+    }
+  }
+}
+
+function collectClaims(entries: ManagedFieldsEntry[], obj: Json): Claims {
+  const claims: Claims = { direct: new Map(), subtree: new Map(), labels: new Map(), owners: [] };
+  for (const entry of entries) {
+    const owner = ownerOf(entry);
+    claims.owners.push(owner);
+    if (entry.fieldsType && entry.fieldsType !== 'FieldsV1') continue;
+    if (entry.fieldsV1) claim(entry.fieldsV1, obj, [], owner, claims);
+  }
+  return claims;
+}
+
+/** Builds the ownership view of an object from its own metadata.managedFields. */
+export function ownershipView(obj: Json, options: OwnershipOptions = {}): OwnershipView {
+  const meta = (obj as { metadata?: { managedFields?: ManagedFieldsEntry[] } } | null)?.metadata;
+  return ownershipViewWith(obj, meta?.managedFields ?? [], options);
+}
+
+/** Same as ownershipView with managedFields given separately (e.g. from a different revision). */
+export function ownershipViewWith(obj: Json, managedFields: ManagedFieldsEntry[], options: OwnershipOptions = {}): OwnershipView {
+  const yaml = toStableYaml(obj, options);
+  const claims = collectClaims(managedFields, obj);
+  const counter = new LineCounter();
+  const doc = parseDocument(yaml, { lineCounter: counter });
+  const lineCount = yaml.endsWith('\n') ? yaml.split('\n').length - 1 : yaml.split('\n').length;
+  const lines: OwnedLine[] = Array.from({ length: lineCount }, (_, i) => ({ line: i + 1, paths: [], owners: [] }));
+  const pathLines = new Map<string, number[]>();
+
+  const lineAt = (offset: number) => counter.linePos(offset).line;
+  const endLine = (node: YamlNode, start: number) => {
+    const range = node.range;
+    if (!range) return start;
+    return Math.max(start, lineAt(Math.max(range[0], range[1] - 1)));
+  };
+  const own = (from: number, to: number, owners: readonly FieldOwner[]) => {
+    for (let l = from; l <= to; l++) {
+      const target = lines[l - 1];
+      if (!target) continue;
+      for (const o of owners) if (!target.owners.includes(o)) target.owners.push(o);
+    }
+  };
+  const markPath = (label: string, from: number, to: number) => {
+    lines[from - 1]?.paths.push(label);
+    const span: number[] = [];
+    for (let l = from; l <= to; l++) span.push(l);
+    pathLines.set(label, span);
+  };
+
+  // Visits a node whose field/item text starts on `startLine`; `inherited` are owners of an atomic ancestor.
+  const visit = (node: unknown, jsPath: JsPath, label: string, startLine: number, inherited: readonly FieldOwner[]) => {
+    const k = keyOf(jsPath);
+    const direct = claims.direct.get(k) ?? [];
+    const below = [...inherited, ...(claims.subtree.get(k) ?? [])];
+    const yamlNode = node as YamlNode;
+    const last = endLine(yamlNode, startLine);
+    if (jsPath.length > 0) markPath(label, startLine, last);
+    if (isMap(node)) {
+      own(startLine, startLine, [...direct, ...inherited]);
+      for (const pair of node.items) {
+        if (!isPair(pair) || !isScalar(pair.key)) continue;
+        const name = String(pair.key.value);
+        const keyLine = lineAt(pair.key.range?.[0] ?? 0);
+        const value = pair.value as YamlNode | null;
+        if (value && (isMap(value) || isSeq(value)) && !value.flow) {
+          visit(value, [...jsPath, name], `${label}.${name}`, keyLine, below);
+        } else {
+          // Scalars (even multi-line ones) and flow collections: every line of the pair belongs to the field.
+          const p = [...jsPath, name];
+          const last2 = value ? endLine(value, keyLine) : keyLine;
+          const fieldOwners = [...below, ...(claims.direct.get(keyOf(p)) ?? [])];
+          markPath(`${label}.${name}`, keyLine, last2);
+          own(keyLine, last2, fieldOwners);
+        }
+      }
+    } else if (isSeq(node)) {
+      own(startLine, startLine, [...direct, ...inherited]);
+      node.items.forEach((item, index) => {
+        const itemNode = item as YamlNode;
+        const itemPath = [...jsPath, index];
+        const itemLabel = `${label}${claims.labels.get(keyOf(itemPath)) ?? `[${index}]`}`;
+        const itemLine = lineAt(itemNode.range?.[0] ?? 0);
+        if ((isMap(item) || isSeq(item)) && !item.flow) {
+          visit(item, itemPath, itemLabel, itemLine, below);
+        } else {
+          const last2 = endLine(itemNode, itemLine);
+          markPath(itemLabel, itemLine, last2);
+          own(itemLine, last2, [...below, ...(claims.direct.get(keyOf(itemPath)) ?? [])]);
+        }
+      });
+    } else {
+      own(startLine, last, [...direct, ...inherited]);
+    }
+  };
+  if (doc.contents) visit(doc.contents, [], '', 1, []);
+
+  // Co-owners are listed the same way on every line: in managedFields order.
+  const rank = new Map(claims.owners.map((o, i) => [o, i] as const));
+  for (const line of lines) line.owners.sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
+  return { yaml, lines, legend: colourForManagers(claims.owners), pathLines };
+}
+
+/** Lines to mark for conflict causes (`details.causes[].field` of a 409), sorted, without duplicates. */
+export function conflictLines(view: OwnershipView, causes: ReadonlyArray<{ field?: string }>): number[] {
+  const marked = new Set<number>();
+  for (const cause of causes) {
+    if (!cause.field) continue;
+    for (const l of view.pathLines.get(cause.field) ?? []) marked.add(l);
+  }
+  return [...marked].sort((a, b) => a - b);
+}
+
+/** One line for a hover: `kubectl-client-side-apply (Update, apps/v1, 2024-01-01T00:00:00Z)`. */
+export function describeOwner(o: FieldOwner): string {
+  const parts = [o.operation, o.apiVersion, o.subresource && `subresource ${o.subresource}`, o.time].filter(Boolean);
+  return parts.length ? `${o.manager} (${parts.join(', ')})` : o.manager;
+}
