@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatHash, parseHash, type ViewState } from './routes';
+
+describe('routes', () => {
+  it('reads object, list and cluster-scoped links', () => {
+    expect(parseHash('#/apis/apps/v1/namespaces/default/deployments/web')).toEqual({ view: 'object', group: 'apps', version: 'v1', namespace: 'default', resource: 'deployments', name: 'web' });
+    expect(parseHash('#/api/v1/namespaces/kube-system/configmaps')).toEqual({ view: 'list', group: '', version: 'v1', namespace: 'kube-system', resource: 'configmaps' });
+    expect(parseHash('#/api/v1/nodes')).toEqual({ view: 'list', group: '', version: 'v1', resource: 'nodes' });
+    expect(parseHash('#/api/v1/namespaces/default')).toEqual({ view: 'object', group: '', version: 'v1', resource: 'namespaces', name: 'default' });
+    expect(parseHash('#/api/v1/pods?labelSelector=app%3Dweb%2Ctier%21%3Ddb')).toEqual({ view: 'list', group: '', version: 'v1', resource: 'pods', labelSelector: 'app=web,tier!=db' });
+  });
+
+  it('reads the fixed views and falls back home on anything else', () => {
+    expect(parseHash('#/console')).toEqual({ view: 'console' });
+    expect(parseHash('#/health')).toEqual({ view: 'health' });
+    for (const h of ['', '#', '#/', '#/nonsense', '#/apis/apps', '#/apis/apps/v1/namespaces/d/deployments/web/status']) expect(parseHash(h)).toEqual({ view: 'home' });
+  });
+
+  it('round-trips every state', () => {
+    const states: ViewState[] = [
+      { view: 'home' }, { view: 'console' }, { view: 'health' },
+      { view: 'list', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'default' },
+      { view: 'list', group: '', version: 'v1', resource: 'pods', labelSelector: 'app in (a,b)' },
+      { view: 'object', group: 'example.com', version: 'v1alpha1', resource: 'widgets', namespace: 'team a', name: 'w:1' },
+      { view: 'object', group: '', version: 'v1', resource: 'nodes', name: 'node-1' },
+    ];
+    for (const s of states) expect(parseHash(formatHash(s))).toEqual(s);
+    expect(formatHash(states[3]!)).toBe('#/apis/apps/v1/namespaces/default/deployments');
+    expect(formatHash(states[5]!)).toBe('#/apis/example.com/v1alpha1/namespaces/team%20a/widgets/w%3A1');
+  });
+});
