@@ -1,0 +1,79 @@
+// Compose any request and see the raw response as it streams (watches included), with the
+// equivalent curl and kubectl commands.
+import { useRef, useState, type FormEvent } from 'react';
+import { joinBase } from '../lib/api-paths';
+import { curlCommand, fullPath, kubectlCommand, type ComposedRequest } from '../lib/commands';
+
+function parseHeaders(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const i = line.indexOf(':');
+    if (i > 0) out[line.slice(0, i).trim()] = line.slice(i + 1).trim();
+  }
+  return out;
+}
+
+export function RequestConsole({ apiBase }: { apiBase: string }) {
+  const [method, setMethod] = useState('GET');
+  const [path, setPath] = useState('/api/v1/namespaces/default/configmaps');
+  const [query, setQuery] = useState('');
+  const [headers, setHeaders] = useState('Accept: application/json');
+  const [body, setBody] = useState('');
+  const [output, setOutput] = useState('');
+  const [running, setRunning] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+
+  const req: ComposedRequest = { method, path: query ? `${path}?${query.replace(/^\?/, '')}` : path, headers: parseHeaders(headers), body: body || undefined };
+  const server = /^https?:/.test(apiBase) ? apiBase : new URL(apiBase, location.href).href;
+  const kubectl = kubectlCommand(req);
+
+  const send = async (e: FormEvent) => {
+    e.preventDefault();
+    abort.current?.abort();
+    const controller = (abort.current = new AbortController());
+    setRunning(true);
+    setOutput('');
+    try {
+      const res = await fetch(joinBase(apiBase, fullPath(req)), { method, headers: req.headers, body: method === 'GET' || method === 'DELETE' ? undefined : req.body, signal: controller.signal });
+      let text = `${res.status} ${res.statusText}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n`;
+      setOutput(text);
+      const reader = res.body?.getReader();
+      const decoder = new TextDecoder();
+      for (;;) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) break;
+        text += decoder.decode(chunk.value, { stream: true });
+        setOutput(text);
+      }
+    } catch (err) {
+      if (!controller.signal.aborted) setOutput((o) => `${o}\nrequest failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <section aria-label="Request console" className="console">
+      <form onSubmit={send}>
+        <div className="toolbar">
+          <select aria-label="Method" value={method} onChange={(e) => setMethod(e.target.value)}>
+            {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => <option key={m}>{m}</option>)}
+          </select>
+          <input aria-label="Path" value={path} onChange={(e) => setPath(e.target.value)} size={50} />
+          <input aria-label="Query" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="watch=1&resourceVersion=0" size={30} />
+          <button type="submit">Send</button>
+          <button type="button" disabled={!running} onClick={() => abort.current?.abort()}>Stop</button>
+        </div>
+        <textarea aria-label="Headers" value={headers} onChange={(e) => setHeaders(e.target.value)} rows={3} />
+        <textarea aria-label="Body" value={body} onChange={(e) => setBody(e.target.value)} rows={8} placeholder="request body (JSON or YAML)" />
+      </form>
+      <h3>curl</h3>
+      <pre data-testid="curl">{curlCommand(req, server)}</pre>
+      <h3>kubectl</h3>
+      <pre data-testid="kubectl">{kubectl.command ?? `(no kubectl equivalent: ${kubectl.note})`}</pre>
+      {kubectl.command && kubectl.note && <p>{kubectl.note}</p>}
+      <h3>Response {running && <small aria-busy="true">streaming…</small>}</h3>
+      <pre data-testid="response">{output}</pre>
+    </section>
+  );
+}

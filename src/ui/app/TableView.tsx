@@ -1,0 +1,103 @@
+// A collection as the server's Table (kubectl's columns), paged with the real mechanics in view:
+// limit, the continue token, remainingItemCount and the list's resourceVersion; a label selector;
+// live refresh from a watch (one refresh per batch of events) and the event log beside it.
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import type { ResourceRef } from '../lib/api-paths';
+import { formatHash, type ViewState } from '../lib/routes';
+import { useClient } from './client-context';
+import { ErrorBox } from './ErrorBox';
+import { EventLog } from './EventLog';
+import { useLiveList } from './use-live-list';
+
+export interface TableViewProps {
+  target: ResourceRef;
+  namespace?: string;
+  labelSelector: string;
+  onLabelSelector(selector: string): void;
+}
+
+export function TableView({ target, namespace, labelSelector, onLabelSelector }: TableViewProps) {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [limit, setLimit] = useState(50);
+  // Tokens of the pages before this one, so "Previous" can go back (continue tokens only go forward).
+  const [tokens, setTokens] = useState<string[]>(['']);
+  const [selectorDraft, setSelectorDraft] = useState(labelSelector);
+  const token = tokens[tokens.length - 1]!;
+  const key = ['table', client.apiBase, target.group, target.version, target.resource, namespace ?? '', labelSelector, limit, token];
+  const page = useQuery({ queryKey: key, queryFn: () => client.tablePage(target, { namespace, limit, continue: token || undefined, labelSelector: labelSelector || undefined }), placeholderData: keepPreviousData });
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['table', client.apiBase, target.group, target.version, target.resource] }), [queryClient, client, target.group, target.version, target.resource]);
+  const live = useLiveList(target, namespace, labelSelector, refresh);
+
+  const objectLink = (name: string, ns?: string): string => {
+    const state: ViewState = { view: 'object', group: target.group, version: target.version, resource: target.resource, name, ...(ns ? { namespace: ns } : {}) };
+    return formatHash(state);
+  };
+  const nameColumn = page.data?.columns.findIndex((c) => c.format === 'name') ?? -1;
+
+  return (
+    <section aria-label={`${target.resource} list`} className="table-view">
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTokens(['']);
+          onLabelSelector(selectorDraft.trim());
+        }}
+      >
+        <label>
+          Label selector <input value={selectorDraft} onChange={(e) => setSelectorDraft(e.target.value)} placeholder="app=web,tier!=db" />
+        </label>
+        <button type="submit">Filter</button>
+        <label>
+          limit{' '}
+          <select value={limit} onChange={(e) => { setLimit(Number(e.target.value)); setTokens(['']); }}>
+            {[10, 50, 100, 500].map((n) => <option key={n}>{n}</option>)}
+          </select>
+        </label>
+      </form>
+      <ErrorBox error={page.error} />
+      {page.isPending && <p aria-busy="true">Loading…</p>}
+      {page.data && (
+        <>
+          <dl className="paging-facts" aria-label="Paging">
+            <dt>resourceVersion</dt><dd data-testid="list-rv">{page.data.resourceVersion}</dd>
+            <dt>continue</dt><dd><code data-testid="continue-token">{page.data.continue || '(last page)'}</code></dd>
+            <dt>remainingItemCount</dt><dd data-testid="remaining">{page.data.remainingItemCount ?? '—'}</dd>
+            <dt>page</dt><dd>{tokens.length}</dd>
+          </dl>
+          <div className="pager">
+            <button type="button" disabled={tokens.length === 1} onClick={() => setTokens(tokens.slice(0, -1))}>Previous page</button>
+            <button type="button" disabled={!page.data.continue} onClick={() => setTokens([...tokens, page.data.continue])}>Next page</button>
+            {page.isFetching && <span aria-busy="true"> refreshing…</span>}
+          </div>
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>{page.data.columns.filter((c) => !c.priority).map((c) => <th key={c.name} title={c.description}>{c.name.toUpperCase()}</th>)}</tr>
+              </thead>
+              <tbody>
+                {page.data.rows.map((row, i) => {
+                  const meta = row.object?.metadata;
+                  const name = meta?.name ?? String(row.cells[nameColumn] ?? '');
+                  return (
+                    <tr key={`${meta?.namespace ?? ''}/${name}/${i}`}>
+                      {page.data.columns.map((c, ci) =>
+                        c.priority ? null : (
+                          <td key={c.name}>{ci === nameColumn ? <a href={objectLink(name, meta?.namespace)}>{name}</a> : String(row.cells[ci] ?? '')}</td>
+                        ),
+                      )}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <ErrorBox error={live.error} />
+      <EventLog entries={live.snapshot.log} resourceVersion={live.snapshot.resourceVersion} />
+    </section>
+  );
+}
