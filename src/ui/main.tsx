@@ -6,6 +6,7 @@ import { StrictMode, useEffect, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
 import { adminCall, connectWorker, hostStatus } from '../hosts/sw/page-client';
+import { App as Playground } from './app/App';
 
 const BASE = import.meta.env.BASE_URL;
 const ready = connectWorker(BASE);
@@ -78,7 +79,11 @@ function App() {
         <button type="button" onClick={() => void reset()}>Reset cluster</button>{' '}
         <button type="button" onClick={() => void refresh()}>Refresh status</button>
       </p>
-      <RequestBox />
+      <details>
+        <summary>Raw request</summary>
+        <RequestBox />
+      </details>
+      {status && <Playground apiBase={BASE} />}
     </main>
   );
 }
