@@ -110,19 +110,20 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   if (manager.length > 128) throw badRequestInvalid('PatchOptions', 'fieldManager: Too long: must have at most 128 bytes', 'FieldValueTooLong');
   const forceText = rc.query.get('force');
   const force = forceText === 'true' || forceText === '1';
-  const applied = appliedObject(rc);
   const { r, info, reg } = rc;
-  const time = rfc3339(reg.now());
-  if (info.subresource === 'scale') return applyScale(rc, out, applied, manager, force, time, dryRun);
   const sub = info.subresource === 'status' ? 'status' : '';
-  // Re-applying the configuration that produced the stored revision is a no-op: answer it like a get.
+  // Re-applying the configuration that produced the stored revision is a no-op: answer it like a
+  // get. (The same body to the same URL was checked when it was first applied.)
   const key = objectKey(r, info.namespace, info.name);
-  const fingerprint = `${manager}\u0000${force}\u0000${sub}\u0000${bodyText(rc.req.body)}`;
-  const seen = lastApplied(reg).get(key);
+  const fingerprint = info.subresource === 'scale' ? '' : `${manager}\u0000${force}\u0000${sub}\u0000${bodyText(rc.req.body)}`;
+  const seen = fingerprint ? lastApplied(reg).get(key) : undefined;
   if (seen && seen.fingerprint === fingerprint) {
     const kv = await reg.mvcc.get(key);
     if (kv && kv.modRev === seen.rev) return objectResponse(200, r, undefined, kv.value, out, rc.warnings, reg.now());
   }
+  const applied = appliedObject(rc);
+  const time = rfc3339(reg.now());
+  if (info.subresource === 'scale') return applyScale(rc, out, applied, manager, force, time, dryRun);
   const remember = (obj: Obj) => {
     if (dryRun) return;
     const rev = Number(obj.metadata?.resourceVersion);

@@ -44,9 +44,8 @@ export function orderedMetadata(meta: Obj): Obj {
 /** The stored form: metadata first (ordered), status last, no kind/apiVersion. */
 export function toStoredText(obj: Obj, resourceVersion?: string): string {
   const out: Obj = {};
-  const meta = orderedMetadata(obj.metadata ?? {});
-  if (resourceVersion !== undefined) meta.resourceVersion = resourceVersion;
-  out.metadata = orderedMetadata(meta);
+  const source = obj.metadata ?? {};
+  out.metadata = orderedMetadata(resourceVersion === undefined ? source : { ...source, resourceVersion });
   for (const k of Object.keys(obj)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
     if (obj[k] !== undefined) out[k] = obj[k];

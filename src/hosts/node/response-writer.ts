@@ -30,8 +30,10 @@ export function writeApiResponse(res: ServerResponse, apiRes: ApiResponse, open:
     return;
   }
   if (typeof body === 'string') {
-    res.writeHead(apiRes.status, headerList(apiRes.headers, Buffer.byteLength(body)));
-    res.end(body);
+    // Encode once: the length and the bytes come from the same buffer.
+    const bytes = Buffer.from(body, 'utf8');
+    res.writeHead(apiRes.status, headerList(apiRes.headers, bytes.length));
+    res.end(bytes);
     return;
   }
   if (!isStream(body)) {
