@@ -1,6 +1,6 @@
 // The CRD controllers: serve a definition's resources as soon as it is stored (status
 // Established), validate custom objects against its schema, and delete its objects with it.
-import { runInBackground, type RegistryContext } from '../context';
+import type { RegistryContext } from '../context';
 import { updateObject } from '../store';
 import { rfc3339, type Obj } from '../objects';
 import { crdResources } from './resources';
@@ -68,5 +68,4 @@ export async function bootstrapCrds(ctx: RegistryContext): Promise<void> {
   if (!r) return;
   const { kvs } = await ctx.mvcc.range(r.keyPrefix);
   for (const kv of kvs) serve(ctx, JSON.parse(kv.value) as Obj);
-  void runInBackground;
 }
