@@ -82,7 +82,8 @@ export function qualifiedResource(group: string, resource: string): string {
 }
 
 function details(group: string, resource: string, name: string): StatusDetails {
-  const d: StatusDetails = { name };
+  // Empty fields are omitted, as Go's omitempty does.
+  const d: StatusDetails = name ? { name } : {};
   if (group) d.group = group;
   d.kind = resource;
   return d;
