@@ -16,6 +16,11 @@ export interface ApiServerOptions {
   maxWatchSeconds?: number;
   /** How often watches with allowWatchBookmarks get a BOOKMARK. Default 60 s. */
   bookmarkIntervalMs?: number;
+  /**
+   * Start answering single-object GETs from the key index while values, history and bootstrap
+   * load in the background (the Service Worker's cold start). Default false.
+   */
+  lazyOpen?: boolean;
 }
 
 export interface ApiServer {

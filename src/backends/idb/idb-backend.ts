@@ -10,6 +10,7 @@ import { wrap, type DBSchema, type IDBPDatabase, type IDBPObjectStore } from 'id
 import {
   StorageError,
   type BackendState,
+  type BackendHead,
   type CommitBatch,
   type KvBackend,
   type StoreEvent,
@@ -61,6 +62,23 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
           compactRevision: meta?.compactRevision ?? 0,
           index: keys.map((key, i) => ({ key, createRev: records[i]!.createRev, modRev: records[i]!.modRev })),
           events,
+        };
+      });
+    },
+
+    async openHead(): Promise<BackendHead> {
+      return guard('open', async () => {
+        const tx = (await database()).transaction(['index', 'meta'], 'readonly');
+        const [keys, records, meta] = await Promise.all([
+          tx.objectStore('index').getAllKeys(),
+          tx.objectStore('index').getAll(),
+          tx.objectStore('meta').get(META_KEY),
+          tx.done,
+        ]);
+        return {
+          revision: meta?.revision ?? 0,
+          compactRevision: meta?.compactRevision ?? 0,
+          index: keys.map((key, i) => ({ key, createRev: records[i]!.createRev, modRev: records[i]!.modRev })),
         };
       });
     },

@@ -11,12 +11,13 @@ import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resourc
 import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
 import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
 import { createDispatcher } from './dispatch';
+import { parseQuery, requestInfo } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 
 export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const backend = opts.backend ?? createMemoryBackend();
-  const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs });
+  const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen });
   const catalog = new Catalog([...builtinResources]);
   const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
   registerNamespaceHooks(ctx);
@@ -63,14 +64,28 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     },
   });
 
-  await bootstrapCrds(ctx);
-  await bootstrapNamespaces(ctx);
-  await bootstrapServices(ctx);
-  started = true;
+  const bootstrap = (async () => {
+    await bootstrapCrds(ctx);
+    await bootstrapNamespaces(ctx);
+    await bootstrapServices(ctx);
+    started = true;
+  })();
+  // A lazily opened store answers plain GETs of built-in objects at once; everything else (lists,
+  // writes, watches, discovery — which must know the CRDs) waits for the bootstrap.
+  if (opts.lazyOpen) bootstrap.catch((err) => console.error('bootstrap failed:', err));
+  else await bootstrap;
+  const servable = (req: ApiRequest): boolean => {
+    if (started) return true;
+    if (req.method !== 'GET') return false;
+    const { path, query } = parseQuery(req.url);
+    const info = requestInfo(req.method, path, query);
+    return info.isResourceRequest && info.verb === 'get' && !info.subresource && catalog.lookup(info.group, info.version, info.resource) !== undefined;
+  };
 
   return {
     handle(req: ApiRequest): Promise<ApiResponse> {
-      return dispatch(req);
+      if (servable(req)) return dispatch(req);
+      return bootstrap.then(() => dispatch(req));
     },
     beginShutdown() {
       shuttingDown = true;

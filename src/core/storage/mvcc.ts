@@ -21,12 +21,18 @@ import {
   type WatchHandle,
 } from './types';
 import { loadState } from './load';
+import { lazyStore } from './lazy-open';
 
 export interface MvccOptions {
   /** How long committed events stay readable/replayable. Default 5 minutes. */
   historyWindowMs?: number;
   /** Clock for the history window (tests inject one). Default Date.now. */
   now?: () => number;
+  /**
+   * Answer single-key reads from the key index while values and history load in the background
+   * (backends with openHead, e.g. IndexedDB on a cold Service Worker start).
+   */
+  lazy?: boolean;
   /**
    * Reserved for a store-side watcher queue bound. Delivery is synchronous today and the API
    * layer keeps its own bounded per-watcher queue, so the store does not use it.
@@ -38,8 +44,19 @@ const DEFAULT_WINDOW_MS = 5 * 60 * 1000;
 
 export async function openMvccStore(backend: KvBackend, opts: MvccOptions = {}): Promise<MvccStore> {
   const now = opts.now ?? (() => Date.now());
-  const loaded = await loadState(backend, now());
-  return new Store(backend, loaded.index, loaded.history, loaded.revision, opts.historyWindowMs ?? DEFAULT_WINDOW_MS, now);
+  const openFull = async (): Promise<MvccStore> => {
+    const loaded = await loadState(backend, now());
+    return new Store(backend, loaded.index, loaded.history, loaded.revision, opts.historyWindowMs ?? DEFAULT_WINDOW_MS, now);
+  };
+  if (!opts.lazy || !backend.openHead) return openFull();
+  let head;
+  try {
+    head = await backend.openHead();
+  } catch (error) {
+    if (error instanceof StorageError) throw error;
+    throw new StorageError('Unavailable', `cannot open ${backend.name} backend: ${String(error)}`);
+  }
+  return lazyStore(backend, head, openFull());
 }
 
 class Store implements MvccStore {

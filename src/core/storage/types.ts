@@ -150,10 +150,22 @@ export interface BackendState {
 }
 
 /** Durable storage under the MVCC store: in memory (Node default, tests) or IndexedDB (browser). */
+/** What a store needs before it can answer a single-key read: the key index and meta. */
+export interface BackendHead {
+  revision: number;
+  compactRevision: number;
+  index: IndexRecord[];
+}
+
 export interface KvBackend {
   readonly name: string;
   /** Load the key index and meta (not every value). */
   open(): Promise<BackendState>;
+  /**
+   * Optional fast start: only the key index and meta. A backend that has it lets the store answer
+   * single-key reads while values and history still load (a cold Service Worker start).
+   */
+  openHead?(): Promise<BackendHead>;
   /** Current values for these keys (undefined where missing). */
   read(keys: string[]): Promise<Array<string | undefined>>;
   /** Values of all current keys with this prefix, in key order. */

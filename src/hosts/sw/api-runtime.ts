@@ -53,7 +53,8 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
     if (!opts.forceMemory) {
       try {
         const backend = createIdbBackend({ dbName: opts.dbName, indexedDB: opts.indexedDB });
-        const server = await createApiServer({ ...opts.api, backend: observed(backend) });
+        // Lazy open: a cold worker answers its first GET without loading every value first.
+        const server = await createApiServer({ ...opts.api, backend: observed(backend), lazyOpen: true });
         mode = 'persistent';
         return server;
       } catch (error) {
