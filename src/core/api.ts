@@ -2,6 +2,9 @@
 // request. Everything else in src/core hangs off this.
 import type { ApiRequest, ApiResponse } from './types';
 import type { KvBackend } from './storage/types';
+import type { AuthorizationMode } from './auth/access';
+import type { AuthenticationOptions } from './server/authn';
+import type { AuditLog } from './server/audit';
 
 export interface ApiServerOptions {
   /** Durable backend; defaults to the in-memory one. */
@@ -21,6 +24,16 @@ export interface ApiServerOptions {
    * load in the background (the Service Worker's cold start). Default false.
    */
   lazyOpen?: boolean;
+  /** 'AlwaysAllow' (default: everyone may do anything) or 'RBAC' (bootstrap policy, roles and bindings enforced). */
+  authorization?: AuthorizationMode;
+  /** Bearer-token authentication; absent means every caller is the admin (system:masters). */
+  authentication?: AuthenticationOptions;
+  /** kube-apiserver's --runtime-config (`batch/v1beta1=false,api/beta=false`); invalid text fails start-up. */
+  runtimeConfig?: string;
+  /** kube-apiserver's --feature-gates (`APIListChunking=false`); invalid text fails start-up. */
+  featureGates?: string;
+  /** How many audit events the ring keeps (default 1000). */
+  auditCapacity?: number;
 }
 
 export interface ApiServer {
@@ -28,6 +41,8 @@ export interface ApiServer {
   /** From now on readyz fails (`[-]shutdown failed`); open watches end cleanly. */
   beginShutdown(): void;
   close(): Promise<void>;
+  /** The audit events of recent requests, and a feed of new ones (absent in test doubles). */
+  readonly audit?: AuditLog;
 }
 
 export { createApiServer } from './server/apiserver';

@@ -1,8 +1,8 @@
 /// <reference types="vite/client" />
-// A minimal page for the browser host: whether the API is up, where its state lives (persistent
-// IndexedDB or in-memory fallback), storage errors, a request box, and export/import/reset. The
-// full UI comes later; tests reach the host through `window.kubePlayground`.
-import { StrictMode, useEffect, useState, type FormEvent } from 'react';
+// The page for the browser host: a bar saying whether the API is up and where its state lives
+// (persistent IndexedDB or in-memory fallback), storage errors and export/import/reset, then the
+// playground UI once the worker answers. Tests reach the host through `window.kubePlayground`.
+import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
 import { adminCall, connectWorker, hostStatus } from '../hosts/sw/page-client';
@@ -14,42 +14,14 @@ const ready = connectWorker(BASE);
 
 function StatusLine({ status, error }: { status?: HostStatus; error?: string }) {
   if (error) return <p role="alert" className="error">API unavailable: {error}</p>;
-  if (!status) return <p>Starting the API…</p>;
+  if (!status) return <p aria-busy="true">Starting the API…</p>;
   return (
     <>
-      <p data-testid="status">
+      <p data-testid="status" className="host-status">
         API ready · storage: <strong data-testid="mode">{status.mode === 'persistent' ? 'persistent (IndexedDB)' : 'in memory — not persistent'}</strong> · revision {status.revision}
       </p>
       {status.storageError && <p role="alert" className="error">Storage problem: {status.storageError}</p>}
     </>
-  );
-}
-
-function RequestBox() {
-  const [method, setMethod] = useState('GET');
-  const [path, setPath] = useState('api/v1/namespaces');
-  const [body, setBody] = useState('');
-  const [output, setOutput] = useState('');
-  const send = async (e: FormEvent) => {
-    e.preventDefault();
-    const res = await fetch(`${BASE}${path.replace(/^\//, '')}`, {
-      method,
-      headers: body ? { 'Content-Type': body.trimStart().startsWith('{') ? 'application/json' : 'application/yaml' } : undefined,
-      body: method === 'GET' ? undefined : body,
-    });
-    setOutput(`${res.status} ${res.statusText}\n${await res.text()}`);
-  };
-  return (
-    <form onSubmit={send}>
-      <select value={method} onChange={(e) => setMethod(e.target.value)}>
-        {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => <option key={m}>{m}</option>)}
-      </select>
-      <input value={path} onChange={(e) => setPath(e.target.value)} size={60} aria-label="path" />
-      <button type="submit">Send</button>
-      <br />
-      <textarea value={body} onChange={(e) => setBody(e.target.value)} rows={6} cols={80} aria-label="body" placeholder="request body (JSON or YAML)" />
-      <pre>{output}</pre>
-    </form>
   );
 }
 
@@ -70,21 +42,16 @@ function App() {
     await refresh();
   };
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', margin: '1rem' }}>
-      <h1>kube-playground</h1>
-      <StatusLine status={status} error={error} />
-      <p>
-        <a href={`${BASE}__playground/export`} download="cluster.yaml">Export (YAML)</a>{' '}
-        <label>Import: <input type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target.files?.[0])} /></label>{' '}
-        <button type="button" onClick={() => void reset()}>Reset cluster</button>{' '}
+    <div className="page">
+      <div className="host-bar" role="region" aria-label="Browser host">
+        <StatusLine status={status} error={error} />
+        <a href={`${BASE}__playground/export`} download="cluster.yaml">Export (YAML)</a>
+        <label>Import <input type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target.files?.[0])} /></label>
+        <button type="button" onClick={() => void reset()}>Reset cluster</button>
         <button type="button" onClick={() => void refresh()}>Refresh status</button>
-      </p>
-      <details>
-        <summary>Raw request</summary>
-        <RequestBox />
-      </details>
+      </div>
       {status && <Playground apiBase={BASE} />}
-    </main>
+    </div>
   );
 }
 

@@ -67,19 +67,29 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
     },
 
     async openHead(): Promise<BackendHead> {
+      // Meta only: a cold worker's first GET reads its one key with readEntries.
       return guard('open', async () => {
-        const tx = (await database()).transaction(['index', 'meta'], 'readonly');
-        const [keys, records, meta] = await Promise.all([
-          tx.objectStore('index').getAllKeys(),
-          tx.objectStore('index').getAll(),
-          tx.objectStore('meta').get(META_KEY),
+        const tx = (await database()).transaction('meta', 'readonly');
+        const [meta] = await Promise.all([tx.store.get(META_KEY), tx.done]);
+        return { revision: meta?.revision ?? 0, compactRevision: meta?.compactRevision ?? 0 };
+      });
+    },
+
+    async readEntries(keys: string[]): Promise<Array<{ value: string; createRev: number; modRev: number } | undefined>> {
+      return guard('read', async () => {
+        const tx = (await database()).transaction(['values', 'index'], 'readonly');
+        const values = tx.objectStore('values');
+        const index = tx.objectStore('index');
+        const [out] = await Promise.all([
+          Promise.all(
+            keys.map(async (key) => {
+              const [value, rec] = await Promise.all([values.get(key), index.get(key)]);
+              return value === undefined || !rec ? undefined : { value, createRev: rec.createRev, modRev: rec.modRev };
+            }),
+          ),
           tx.done,
         ]);
-        return {
-          revision: meta?.revision ?? 0,
-          compactRevision: meta?.compactRevision ?? 0,
-          index: keys.map((key, i) => ({ key, createRev: records[i]!.createRev, modRev: records[i]!.modRev })),
-        };
+        return out;
       });
     },
 

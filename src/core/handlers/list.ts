@@ -6,6 +6,7 @@ import type { OutputFormat } from '../server/output';
 import { badRequest, expired } from '../server/status';
 import { listPrefix } from '../registry/catalog';
 import { makePredicate } from '../registry/predicate';
+import { servedPredicate, servedText } from '../registry/conversion';
 import { StorageError, type KV, type RangeResult } from '../storage/types';
 import { awaitRevision, decodeContinue, encodeContinue, parseResourceVersion, CONTINUE_EXPIRED_MESSAGE } from './resourceversion';
 import { withTypeMeta, type Obj } from '../registry/objects';
@@ -74,7 +75,7 @@ export interface ListData {
 export async function readList(rc: RequestContext): Promise<ListData> {
   const { reg, r, info, query } = rc;
   const plan = planList(query);
-  const pred = makePredicate(r, query);
+  const pred = servedPredicate(r, makePredicate(r, query));
   const prefix = listPrefix(r, info.namespace);
   if (plan.notOlderThan !== undefined) await awaitRevision(reg.mvcc, plan.notOlderThan);
   if (plan.rev !== undefined && !plan.continuing) await awaitRevision(reg.mvcc, plan.rev);
@@ -122,7 +123,9 @@ export async function handleList(rc: RequestContext, out: OutputFormat): Promise
 export function listResponse(rc: RequestContext, data: ListData, out: OutputFormat): ApiResponse {
   const { r } = rc;
   const { kind, listKind, group } = r.info;
-  const items = (): Obj[] => data.kvs.map((kv) => JSON.parse(withTypeMeta(kv.value, kind, r.apiVersion)) as Obj);
+  // Stored text is at the storage version; converted kinds answer at the requested one.
+  const texts = (): string[] => data.kvs.map((kv) => servedText(r, kv.value));
+  const items = (): Obj[] => texts().map((text) => JSON.parse(withTypeMeta(text, kind, r.apiVersion)) as Obj);
   const now = rc.reg.now();
   switch (out.kind) {
     case 'table':
@@ -137,7 +140,7 @@ export function listResponse(rc: RequestContext, data: ListData, out: OutputForm
       return encodeValue(200, { kind: listKind, apiVersion: r.apiVersion, metadata: listMeta(data), items: items() }, out, rc.warnings);
     default: {
       // Built-in list items carry no kind/apiVersion (typed lists); custom resource items do.
-      const parts = r.info.custom ? data.kvs.map((kv) => withTypeMeta(kv.value, kind, r.apiVersion)) : data.kvs.map((kv) => kv.value);
+      const parts = r.info.custom ? data.kvs.map((kv) => withTypeMeta(kv.value, kind, r.apiVersion)) : texts();
       const body = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[${parts.join(',')}]}`;
       if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(body), null, 2), rc.warnings);
       return jsonResponse(200, body, rc.warnings);

@@ -10,8 +10,8 @@ import { decodeObjectBody } from './body';
 import { deleteObject, getObject, updateObject } from '../registry/store';
 import { rfc3339, type Obj } from '../registry/objects';
 import { parseDryRun } from './options';
-
-export const ADMIN_USER = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
+import { requestAuthorizer, requestUser } from '../auth/request-user';
+import { accessReviewStatus, reviewAttributes, rulesReviewStatus, specUser } from '../auth/reviews';
 
 function review(rc: RequestContext, body: Obj, status: Obj): Obj {
   const metadata: Obj = { creationTimestamp: null, ...(body.metadata ?? {}) };
@@ -82,9 +82,22 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
   switch (resource) {
     case 'selfsubjectaccessreviews':
     case 'subjectaccessreviews':
-    case 'localsubjectaccessreviews':
+    case 'localsubjectaccessreviews': {
+      const authz = requestAuthorizer(rc.reg);
+      if (authz) {
+        const spec = (body.spec ?? {}) as Obj;
+        const attrs = reviewAttributes(spec);
+        if (resource === 'localsubjectaccessreviews' && attrs.kind === 'resource' && (attrs.namespace ?? '') !== rc.info.namespace) {
+          throw badRequest(`spec.resourceAttributes.namespace must match namespace: ${rc.info.namespace}`);
+        }
+        const user = resource === 'selfsubjectaccessreviews' ? requestUser(rc.reg) : specUser(spec);
+        return encodeValue(201, review(rc, body, accessReviewStatus(authz, user, attrs)), out, rc.warnings);
+      }
       return encodeValue(201, review(rc, body, { allowed: true, reason: 'authorization is not enabled: every request is allowed' }), out, rc.warnings);
-    case 'selfsubjectrulesreviews':
+    }
+    case 'selfsubjectrulesreviews': {
+      const authz = requestAuthorizer(rc.reg);
+      if (authz) return encodeValue(201, review(rc, body, rulesReviewStatus(authz, requestUser(rc.reg), String(body.spec?.namespace ?? ''))), out, rc.warnings);
       return encodeValue(
         201,
         review(rc, body, {
@@ -95,8 +108,9 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
         out,
         rc.warnings,
       );
+    }
     case 'selfsubjectreviews':
-      return encodeValue(201, { kind: 'SelfSubjectReview', apiVersion: rc.r.apiVersion, metadata: { creationTimestamp: null }, status: { userInfo: ADMIN_USER } }, out, rc.warnings);
+      return encodeValue(201, { kind: 'SelfSubjectReview', apiVersion: rc.r.apiVersion, metadata: { creationTimestamp: null }, status: { userInfo: requestUser(rc.reg) } }, out, rc.warnings);
     case 'tokenreviews':
       return encodeValue(201, review(rc, body, { authenticated: false, user: {}, error: 'token authentication is not enabled' }), out, rc.warnings);
     default:

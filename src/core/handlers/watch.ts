@@ -8,6 +8,7 @@ import type { OutputFormat } from '../server/output';
 import { badRequest, ApiError } from '../server/status';
 import { listPrefix } from '../registry/catalog';
 import { makePredicate, type Predicate } from '../registry/predicate';
+import { servedPredicate, servedText } from '../registry/conversion';
 import { StorageError, type StoreEvent, type WatchHandle } from '../storage/types';
 import { parseResourceVersion, tooOld } from './resourceversion';
 import { encodeJsonLine, eventObjectText, jsonLine, type WatchEventType } from './watchframes';
@@ -56,7 +57,7 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
   const { sendInitial } = validateWatchOptions(query);
   const rv = parseResourceVersion(query.get('resourceVersion'));
   const bookmarks = queryFlag(query, 'allowWatchBookmarks');
-  const pred = makePredicate(r, query, info.name || undefined);
+  const pred = servedPredicate(r, makePredicate(r, query, info.name || undefined));
   const prefix = listPrefix(r, info.namespace);
   const timeoutText = query.get('timeoutSeconds');
   let seconds = timeoutText ? Number(timeoutText) : settings.defaultWatchSeconds * (1 + Math.random());
@@ -86,8 +87,10 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
   /** BOOKMARK and ERROR events, from their object's JSON. */
   const control = (type: WatchEventType, json: string): string | Uint8Array =>
     protobuf ? encodeWatchFrame(type, JSON.parse(json) as Obj, r.apiVersion) : jsonLine(type, json);
-  const encode = (f: Frame): string | Uint8Array => {
-    if (f.json !== undefined) return control(f.type, f.json);
+  const encode = (stored: Frame): string | Uint8Array => {
+    if (stored.json !== undefined) return control(stored.type, stored.json);
+    // Frames carry storage-version text; converted kinds are sent at the watched version.
+    const f = r.codec ? { ...stored, text: servedText(r, stored.text as string) } : stored;
     if (protobuf) return encodeWatchFrame(f.type, JSON.parse(withTypeMeta(f.text as string, r.info.kind, r.apiVersion)) as Obj, r.apiVersion);
     if (table) {
       const obj = JSON.parse(withTypeMeta(f.text as string, r.info.kind, r.apiVersion)) as Obj;

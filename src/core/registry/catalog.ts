@@ -2,6 +2,7 @@
 // CRDs. Discovery and OpenAPI are rebuilt from here when `generation` changes.
 import type { ResourceInfo } from './types';
 import { strategyFor, type Strategy } from './strategy';
+import { codecFor, storageKeyPrefix, type VersionCodec } from './conversion';
 
 export interface ServedResource {
   info: ResourceInfo;
@@ -10,6 +11,8 @@ export interface ServedResource {
   apiVersion: string;
   /** Storage key prefix shared by every version of this group/resource: `/apps/deployments/`. */
   keyPrefix: string;
+  /** Present when this version's shape differs from the storage version's (see conversion.ts). */
+  codec?: VersionCodec;
 }
 
 function gvrKey(group: string, version: string, resource: string): string {
@@ -24,6 +27,8 @@ export class Catalog {
   private byGVR = new Map<string, ServedResource>();
   private groupVersions = new Set<string>();
   private builtins: ResourceInfo[];
+  /** Built-ins switched on (--runtime-config); every built-in by default. */
+  private builtinEnabled: (info: ResourceInfo) => boolean = () => true;
   private custom: ResourceInfo[] = [];
   /** Bumped whenever the set of served resources changes. */
   generation = 0;
@@ -37,12 +42,13 @@ export class Catalog {
   private rebuild(): void {
     this.byGVR.clear();
     this.groupVersions.clear();
-    for (const info of [...this.builtins, ...this.custom]) {
+    for (const info of this.all()) {
       this.byGVR.set(gvrKey(info.group, info.version, info.resource), {
         info,
         strategy: strategyFor(info),
         apiVersion: apiVersionOf(info.group, info.version),
-        keyPrefix: `/${info.group || 'core'}/${info.resource}/`,
+        keyPrefix: storageKeyPrefix(info),
+        codec: codecFor(info),
       });
       this.groupVersions.add(`${info.group}/${info.version}`);
     }
@@ -63,7 +69,13 @@ export class Catalog {
   }
 
   all(): ResourceInfo[] {
-    return [...this.builtins, ...this.custom];
+    return [...this.builtins.filter(this.builtinEnabled), ...this.custom];
+  }
+
+  /** Serve only the built-ins `enabled` accepts (the others vanish from discovery and answer 404). */
+  setBuiltinFilter(enabled: (info: ResourceInfo) => boolean): void {
+    this.builtinEnabled = enabled;
+    this.rebuild();
   }
 
   servedResources(): ServedResource[] {

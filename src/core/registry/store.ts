@@ -19,13 +19,15 @@ import { hooksFor, type RegistryContext, type Reservation } from './context';
 import { clone, deepEqual, newUid, parseStored, randomSuffix, rfc3339, storedTextTemplate, toStoredText, type Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
 import { trackWrite, type FieldOwner } from './managed-fields';
+import { storageForm } from './conversion';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
 export const MAX_OBJECT_BYTES = 1572864;
 
 export interface WriteResult {
+  /** The object at the served version of `r`. */
   obj: Obj;
-  /** Stored text (without kind/apiVersion) when it exists; absent for dry runs that changed something. */
+  /** Stored text (storage version, without kind/apiVersion) when it exists; absent for dry runs that changed something. */
   text?: string;
   created?: boolean;
   /** False when the write was a no-op (nothing stored, resourceVersion unchanged). */
@@ -126,7 +128,7 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
     rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
     if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
     validate(ctx, r, obj, undefined);
-    const stored = storedTextTemplate(obj);
+    const stored = storedTextTemplate(storageForm(r, obj));
     checkSize(stored.text);
     if (dryRun) {
       reservation?.undo();
@@ -207,7 +209,7 @@ export async function updateObject(
   try {
     res = await ctx.mvcc.update(key, (cur) => {
       if (!cur) throw notFound(group, resource, name);
-      old = parseStored(cur.value, kind, r.apiVersion);
+      old = r.codec ? r.codec.toServed(cur.value) : parseStored(cur.value, kind, r.apiVersion);
       const out = desired(clone(old));
       requireObject(out);
       const obj = out;
@@ -280,7 +282,7 @@ export async function updateObject(
         result = old;
         return { kind: 'none' };
       }
-      const stored = storedTextTemplate(next);
+      const stored = storedTextTemplate(storageForm(r, next));
       checkSize(stored.text);
       result = next;
       if (opts.dryRun) return { kind: 'none' };
@@ -328,7 +330,7 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
   try {
     await ctx.mvcc.update(objectKey(r, ns, name), (cur) => {
       if (!cur) throw notFound(group, resource, name);
-      const old = parseStored(cur.value, kind, r.apiVersion);
+      const old = r.codec ? r.codec.toServed(cur.value) : parseStored(cur.value, kind, r.apiVersion);
       const om = old.metadata as Obj;
       const pre = opts.preconditions;
       // rest.BeforeDelete's wording: the conflict names the Kind, not the resource.
@@ -352,7 +354,7 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
         if (isNamespace) next.status = { ...(next.status ?? {}), phase: 'Terminating' };
         result = next;
         if (opts.dryRun) return { kind: 'none' };
-        return { kind: 'put', encode: (rev: number) => toStoredText(next, String(rev)) };
+        return { kind: 'put', encode: (rev: number) => toStoredText(storageForm(r, next), String(rev)) };
       }
       result = old;
       gone = true;

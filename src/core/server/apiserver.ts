@@ -11,6 +11,12 @@ import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resourc
 import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
 import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
 import { createDispatcher } from './dispatch';
+import { createObservability } from './audit-metrics-filter';
+import { configureServing } from './runtime-config-startup';
+import { createAccessControl } from '../auth/access';
+import { RbacAuthorizer } from '../auth/rbac';
+import { RbacStoreSync } from '../auth/rbac-sync';
+import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
 import { parseQuery, requestInfo } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
@@ -19,10 +25,15 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const backend = opts.backend ?? createMemoryBackend();
   const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen });
   const catalog = new Catalog([...builtinResources]);
+  const serving = configureServing(catalog, builtinResources, opts);
+  const observability = createObservability(catalog, mvcc, opts.auditCapacity);
   const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
   registerNamespaceHooks(ctx);
   registerServiceHooks(ctx);
   registerCrdHooks(ctx);
+  // RBAC: the authorizer mirrors the stored policy (loaded and watched once bootstrap has run).
+  const rbacSync = opts.authorization === 'RBAC' ? new RbacStoreSync(ctx, new RbacAuthorizer()) : undefined;
+  const access = createAccessControl(opts.authentication, rbacSync?.authorizer);
 
   let openapi: OpenApiService | undefined;
   let openapiGen = -1;
@@ -43,12 +54,14 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const watchStops = new Set<() => void>();
   const dispatch = createDispatcher({
     reg: ctx,
+    access,
     health: healthChecks(
       async () => ((await mvcc.healthy()) ? undefined : 'storage backend is not available'),
       () => started,
       () => shuttingDown,
     ),
     openapi: openapiService,
+    metrics: observability.metricsResponse,
     serverAddress: opts.serverAddress ?? '127.0.0.1:8080',
     watch: {
       defaultWatchSeconds: opts.defaultWatchSeconds ?? 30 * 60,
@@ -64,28 +77,64 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     },
   });
 
-  const bootstrap = (async () => {
+  const runBootstrap = async () => {
     await bootstrapCrds(ctx);
     await bootstrapNamespaces(ctx);
     await bootstrapServices(ctx);
+    if (rbacSync) {
+      await reconcileBootstrapPolicy(ctx);
+      await rbacSync.start();
+    }
     started = true;
-  })();
+  };
   // A lazily opened store answers plain GETs of built-in objects at once; everything else (lists,
-  // writes, watches, discovery — which must know the CRDs) waits for the bootstrap.
-  if (opts.lazyOpen) bootstrap.catch((err) => console.error('bootstrap failed:', err));
-  else await bootstrap;
+  // writes, watches, discovery — which must know the CRDs) waits for the bootstrap, which starts
+  // after the first request or a moment later, so a cold start's first GET is not queued
+  // behind the full load.
+  let bootstrap: Promise<void> | undefined;
+  const startBootstrap = (): Promise<void> => {
+    if (!bootstrap) {
+      const attempt = runBootstrap();
+      bootstrap = attempt;
+      // A failed bootstrap (storage full, say) is logged and tried again by the next request;
+      // requests are still served, and answer their own storage errors.
+      if (opts.lazyOpen) {
+        attempt.catch((err) => {
+          console.error('bootstrap failed:', err);
+          if (bootstrap === attempt) bootstrap = undefined;
+        });
+      }
+    }
+    return bootstrap;
+  };
+  // A fresh store has nothing to read before the bootstrap created the initial objects.
+  const lazyGets = opts.lazyOpen === true && mvcc.revision > 0;
+  if (lazyGets) {
+    const timer = setTimeout(() => void startBootstrap(), 100);
+    (timer as { unref?: () => void } | undefined)?.unref?.();
+  } else {
+    await startBootstrap();
+  }
   const servable = (req: ApiRequest): boolean => {
     if (started) return true;
+    // Authorization needs the policy loaded first.
+    if (rbacSync) return false;
     if (req.method !== 'GET') return false;
     const { path, query } = parseQuery(req.url);
     const info = requestInfo(req.method, path, query);
     return info.isResourceRequest && info.verb === 'get' && !info.subresource && catalog.lookup(info.group, info.version, info.resource) !== undefined;
   };
 
+  // Metrics and audit see every request; feature gates adjust it before dispatch.
+  const serve = observability.wrap(serving.wrap(dispatch));
   return {
+    audit: observability.audit,
     handle(req: ApiRequest): Promise<ApiResponse> {
-      if (servable(req)) return dispatch(req);
-      return bootstrap.then(() => dispatch(req));
+      if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());
+      return startBootstrap().then(
+        () => serve(req),
+        () => serve(req),
+      );
     },
     beginShutdown() {
       shuttingDown = true;
@@ -94,6 +143,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     async close() {
       shuttingDown = true;
       ctx.closed = true;
+      rbacSync?.stop();
       for (const stop of [...watchStops]) stop();
       await Promise.allSettled([...ctx.background]);
       await mvcc.close();

@@ -6,7 +6,9 @@ import { parseQuery, requestInfo, type RequestInfo } from './requestinfo';
 import { errorToResponse, jsonResponse } from './respond';
 import type { RegistryContext } from '../registry/context';
 import type { RequestContext } from './context';
+import type { AccessControl } from '../auth/access';
 import { negotiateOutput, wantsAggregatedDiscovery } from './negotiation';
+import { deprecationOf } from './deprecation';
 import { handleGet } from '../handlers/get';
 import { handleList } from '../handlers/list';
 import { handleWatch, type ActiveWatches, type WatchSettings } from '../handlers/watch';
@@ -35,8 +37,12 @@ export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
 
 export interface DispatchDeps {
   reg: RegistryContext;
+  /** Authentication, impersonation and authorization of each request. */
+  access?: AccessControl;
   health: Record<string, HealthCheck[]>;
   openapi: () => OpenApiService;
+  /** The Prometheus text of /metrics (absent: 404). */
+  metrics?: () => ApiResponse;
   serverAddress: string;
   watch: WatchSettings;
   activeWatches: ActiveWatches;
@@ -86,6 +92,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       if (p.startsWith('/api') || p === '/version' || p.startsWith('/openapi')) throw methodNotAllowed();
       throw pathNotFound();
     }
+    if (p === '/metrics' && deps.metrics) return deps.metrics();
     if (p === '/version' || p === '/version/') return { status: 200, headers: { 'Content-Type': 'application/json' }, body: versionJson() };
     for (const endpoint of ['healthz', 'livez', 'readyz']) {
       const base = `/${endpoint}`;
@@ -106,7 +113,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     throw pathNotFound();
   };
 
-  const resource = async (req: ApiRequest, info: RequestInfo, query: URLSearchParams): Promise<ApiResponse> => {
+  const resource = async (req: ApiRequest, info: RequestInfo, query: URLSearchParams, reg: RegistryContext): Promise<ApiResponse> => {
     const r = deps.reg.catalog.lookup(info.group, info.version, info.resource);
     if (!r) throw pathNotFound();
     // Scope: namespaced resources need a namespace except for list/watch/deletecollection across all.
@@ -127,7 +134,9 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     // Routes: PUT/PATCH need a name; POST goes to the collection (or to a named subresource).
     if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
     if (verb === 'create' && info.name && !info.subresource && !r.info.virtual) throw methodNotAllowed();
-    const rc: RequestContext = { req, info, query, r, reg: deps.reg, warnings: [] };
+    const rc: RequestContext = { req, info, query, r, reg, warnings: [] };
+    const deprecated = deprecationOf(r.info);
+    if (deprecated) rc.warnings.push(deprecated.warning);
     const out = negotiateOutput(req, query, r, info);
     if (!out) {
       const types = r.info.custom ? 'application/json, application/yaml' : 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
@@ -177,7 +186,9 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     const info = requestInfo(req.method, path, query);
     try {
       if (req.body && req.body.length > MAX_REQUEST_BYTES) throw requestEntityTooLarge(`Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
-      const res = info.isResourceRequest ? await resource(req, info, query) : await nonResource(req, info, query);
+      // Access control runs before routing, as kube's filters do: a 403 comes before a 404.
+      const reg = deps.access ? deps.access.admit(req, info, deps.reg) : deps.reg;
+      const res = info.isResourceRequest ? await resource(req, info, query, reg) : await nonResource(req, info, query);
       if (req.method === 'HEAD') return { ...res, body: undefined };
       return res;
     } catch (err) {

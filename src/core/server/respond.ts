@@ -5,6 +5,7 @@ import type { ApiResponse } from '../types';
 import { ApiError } from './status';
 import { withTypeMeta, type Obj } from '../registry/objects';
 import type { ServedResource } from '../registry/catalog';
+import { servedText } from '../registry/conversion';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
 import type { OutputFormat } from './output';
@@ -51,9 +52,13 @@ function prettyJson(text: string): string {
   return JSON.stringify(JSON.parse(text), null, 2);
 }
 
-/** A single object: `text` is stored text (no kind/apiVersion) when available, else obj is serialised. */
-export function objectResponse(status: number, r: ServedResource, obj: Obj | undefined, text: string | undefined, out: OutputFormat, warnings: string[], now: number): ApiResponse {
+/**
+ * A single object: `text` is stored text (storage version, no kind/apiVersion) when available,
+ * converted to the served version here; else obj (already at the served version) is serialised.
+ */
+export function objectResponse(status: number, r: ServedResource, obj: Obj | undefined, storedText: string | undefined, out: OutputFormat, warnings: string[], now: number): ApiResponse {
   const { kind, group } = r.info;
+  const text = storedText === undefined ? undefined : servedText(r, storedText);
   const full = (): Obj => obj ?? JSON.parse(withTypeMeta(text as string, kind, r.apiVersion));
   switch (out.kind) {
     case 'table': {

@@ -5,9 +5,15 @@
 // loads in the background; every other operation waits for the full store.
 import { StorageError, type BackendHead, type KV, type KvBackend, type MvccStore, type RangeOptions, type RangeResult, type StoreEvent, type UpdateResult, type WatchHandle, type Mutation } from './types';
 
-export function lazyStore(backend: KvBackend, head: BackendHead, full: Promise<MvccStore>): MvccStore {
+export function lazyStore(backend: KvBackend, head: BackendHead, loading: Promise<MvccStore>, startLoading: () => void): MvccStore {
   let store: MvccStore | undefined;
-  const records = new Map(head.index.map((r) => [r.key, r]));
+  /** The full store; asking for it starts the load. */
+  const fullStore = (): Promise<MvccStore> => {
+    startLoading();
+    return loading;
+  };
+  const full = loading;
+  const records = new Map((head.index ?? []).map((r) => [r.key, r]));
   full.then(
     (s) => {
       store = s;
@@ -28,29 +34,37 @@ export function lazyStore(backend: KvBackend, head: BackendHead, full: Promise<M
     async get(key: string, rev?: number): Promise<KV | undefined> {
       if (store) return store.get(key, rev);
       // Past revisions need the history window.
-      if (rev && rev < head.revision) return (await full).get(key, rev);
-      if (rev && rev > head.revision) return (await full).get(key, rev);
+      if (rev && rev < head.revision) return (await fullStore()).get(key, rev);
+      if (rev && rev > head.revision) return (await fullStore()).get(key, rev);
+      if (backend.readEntries) {
+        const [entry] = await backend.readEntries([key]);
+        if (store) return (store as MvccStore).get(key);
+        return entry ? { key, ...entry } : undefined;
+      }
       const rec = records.get(key);
-      if (!rec) return store ? (store as MvccStore).get(key) : undefined;
+      if (!rec) return undefined;
       const [value] = await backend.read([key]);
       if (store) return (store as MvccStore).get(key);
       if (value === undefined) throw new StorageError('Backend', `${backend.name}: index record without value`, key);
       return { key, value, createRev: rec.createRev, modRev: rec.modRev };
     },
     async range(prefix: string, opts?: RangeOptions): Promise<RangeResult> {
-      return (store ?? (await full)).range(prefix, opts);
+      return (store ?? (await fullStore())).range(prefix, opts);
     },
     count(prefix: string): number {
       if (store) return store.count(prefix);
+      // Only callers that ran after the full load (bootstrap awaited it) count; the key index
+      // may not be loaded yet.
+      if (!head.index) throw new StorageError('Unavailable', `${backend.name}: the key index is still loading`);
       let n = 0;
       for (const key of records.keys()) if (key.startsWith(prefix)) n++;
       return n;
     },
     async create(key: string, encode: (rev: number) => string): Promise<KV> {
-      return (store ?? (await full)).create(key, encode);
+      return (store ?? (await fullStore())).create(key, encode);
     },
     async update(key: string, fn: (current: KV | undefined) => Mutation): Promise<UpdateResult> {
-      return (store ?? (await full)).update(key, fn);
+      return (store ?? (await fullStore())).update(key, fn);
     },
     watch(prefix: string, fromRev: number, onEvent: (ev: StoreEvent) => void): WatchHandle {
       if (store) return store.watch(prefix, fromRev, onEvent);
@@ -58,7 +72,7 @@ export function lazyStore(backend: KvBackend, head: BackendHead, full: Promise<M
       // Registered once the history window is loaded; replay covers everything after fromRev.
       let inner: WatchHandle | undefined;
       let cancelled = false;
-      void full.then((s) => {
+      void fullStore().then((s) => {
         if (!cancelled) inner = s.watch(prefix, fromRev, onEvent);
       });
       return {
@@ -69,7 +83,7 @@ export function lazyStore(backend: KvBackend, head: BackendHead, full: Promise<M
       };
     },
     async waitForRevision(rev: number, timeoutMs: number): Promise<void> {
-      return (store ?? (await full)).waitForRevision(rev, timeoutMs);
+      return (store ?? (await fullStore())).waitForRevision(rev, timeoutMs);
     },
     compact(): void {
       store?.compact();
@@ -78,7 +92,7 @@ export function lazyStore(backend: KvBackend, head: BackendHead, full: Promise<M
       return store ? store.healthy() : backend.healthy();
     },
     async close(): Promise<void> {
-      await (await full).close();
+      await (await fullStore()).close();
     },
   };
 }

@@ -56,7 +56,11 @@ export async function openMvccStore(backend: KvBackend, opts: MvccOptions = {}):
     if (error instanceof StorageError) throw error;
     throw new StorageError('Unavailable', `cannot open ${backend.name} backend: ${String(error)}`);
   }
-  return lazyStore(backend, head, openFull());
+  // The full load starts when an operation needs it (not for single-key gets): IndexedDB answers
+  // transactions in creation order, so a cold worker's first GET is not queued behind it.
+  let start!: () => void;
+  const full = new Promise<void>((resolve) => (start = resolve)).then(openFull);
+  return lazyStore(backend, head, full, () => start());
 }
 
 class Store implements MvccStore {

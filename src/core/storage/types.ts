@@ -154,7 +154,8 @@ export interface BackendState {
 export interface BackendHead {
   revision: number;
   compactRevision: number;
-  index: IndexRecord[];
+  /** The key index, when the backend reads it up front (otherwise readEntries answers per key). */
+  index?: IndexRecord[];
 }
 
 export interface KvBackend {
@@ -166,6 +167,8 @@ export interface KvBackend {
    * single-key reads while values and history still load (a cold Service Worker start).
    */
   openHead?(): Promise<BackendHead>;
+  /** Current value and revisions of these keys, in one read (for gets before the full load). */
+  readEntries?(keys: string[]): Promise<Array<{ value: string; createRev: number; modRev: number } | undefined>>;
   /** Current values for these keys (undefined where missing). */
   read(keys: string[]): Promise<Array<string | undefined>>;
   /** Values of all current keys with this prefix, in key order. */

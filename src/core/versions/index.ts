@@ -1,7 +1,7 @@
 // Conversions between the served versions of built-in resources that share one storage
-// version. Pure functions over plain JSON objects (as the API serves them); not wired into the
-// handlers yet. Every conversion goes through a per-kind hub form (kube's internal type as JSON)
-// so each kind only needs to know "its version <-> hub".
+// version. Pure functions over plain JSON objects (as the API serves them); the registry wires
+// them in through src/core/registry/conversion.ts. Every conversion goes through a per-kind hub
+// form (kube's internal type as JSON) so each kind only needs to know "its version <-> hub".
 import { builtinResources } from '../schema/index';
 import { cloneJson, type JsonObject } from './json';
 import { pdbFromHub, pdbToHub } from './pdb';
@@ -69,6 +69,18 @@ const CONVERSIONS: Record<string, KindConversion> = {
   // Served only at storage.k8s.io/v1beta1 in 1.23: only the identity conversion exists.
   CSIStorageCapacity: { apiVersions: ['storage.k8s.io/v1beta1'], toHub: same, fromHub: same },
 };
+
+/**
+ * Whether objects of `kind` change shape between the two apiVersions. False for the same version
+ * and for kinds whose versions are field-for-field identical, so callers can skip `convert`
+ * (and the parse it needs) entirely.
+ */
+export function needsConversion(kind: string, fromApiVersion: string, toApiVersion: string): boolean {
+  if (fromApiVersion === toApiVersion) return false;
+  const conversion = CONVERSIONS[kind];
+  if (!conversion) return false;
+  return conversion.toHub !== same || conversion.fromHub !== same;
+}
 
 /** The kinds `convert` knows, with their served apiVersions. */
 export function convertibleKinds(): Record<string, readonly string[]> {

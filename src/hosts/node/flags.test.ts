@@ -39,4 +39,10 @@ describe('parseDuration', () => {
     expect(() => parseDuration('5x')).toThrow(FlagError);
     expect(() => parseDuration('m5')).toThrow(FlagError);
   });
+
+  it('parses the access flags', () => {
+    expect(parseFlags(['--authorization-mode=RBAC', '--token-auth-file', 'tokens.csv', '--anonymous-auth=true'])).toMatchObject({ authorizationMode: 'RBAC', tokenAuthFile: 'tokens.csv', anonymousAuth: true });
+    expect(() => parseFlags(['--authorization-mode=ABAC'])).toThrow('--authorization-mode "ABAC": want AlwaysAllow or RBAC');
+    expect(() => parseFlags(['--anonymous-auth=yes'])).toThrow(FlagError);
+  });
 });

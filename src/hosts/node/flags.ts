@@ -1,4 +1,7 @@
 // Command-line flags of `npm run serve`. Pure parsing, no side effects, so it is unit-testable.
+import { builtinResources } from '../../core/schema';
+import { parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
+import { parseFeatureGates } from '../../core/server/runtime-config-gates';
 
 export interface HostFlags {
   port: number;
@@ -7,9 +10,36 @@ export interface HostFlags {
   kubeconfig: string;
   /** Undefined means "the core's default". */
   historyWindowMs?: number;
+  /** `--authorization-mode`: AlwaysAllow (default) or RBAC. */
+  authorizationMode?: 'AlwaysAllow' | 'RBAC';
+  /** `--token-auth-file`: static bearer tokens (token,user,uid,"groups"); turns authentication on. */
+  tokenAuthFile?: string;
+  /** `--anonymous-auth`: credential-less requests become system:anonymous (only with authentication on). */
+  anonymousAuth?: boolean;
+  /** `--secure-port`: serve HTTPS on this port (instead of HTTP on --port), with certificates from the data dir. */
+  securePort?: number;
+  /** `--data-dir`: where the CA and serving certificate are kept. Default `.kube-playground`. */
+  dataDir?: string;
+  /** `--runtime-config`: group/versions switched on or off (`batch/v1beta1=false`), validated here. */
+  runtimeConfig?: string;
+  /** `--feature-gates` (`APIListChunking=false`), validated here. */
+  featureGates?: string;
+  /** `--audit-log-path`: audit events as JSON lines to this file, `-` for stdout. */
+  auditLogPath?: string;
 }
 
 export class FlagError extends Error {}
+
+/** Validates an API flag with the core's parser; the error reads like kube-apiserver's (pflag) one. */
+function checkedApiFlag(name: string, value: string, parse: () => unknown): string {
+  try {
+    parse();
+  } catch (err) {
+    if (!(err instanceof StartupError)) throw err;
+    throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: ${err.message}`);
+  }
+  return value;
+}
 
 const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -60,6 +90,35 @@ export function parseFlags(argv: readonly string[]): HostFlags {
       case 'kubeconfig':
         if (!value) throw new FlagError('--kubeconfig must not be empty');
         flags.kubeconfig = value;
+        break;
+      case 'authorization-mode':
+        if (value !== 'AlwaysAllow' && value !== 'RBAC') throw new FlagError(`--authorization-mode "${value}": want AlwaysAllow or RBAC`);
+        flags.authorizationMode = value;
+        break;
+      case 'token-auth-file':
+        if (!value) throw new FlagError('--token-auth-file must not be empty');
+        flags.tokenAuthFile = value;
+        break;
+      case 'secure-port':
+        flags.securePort = parsePort(value);
+        break;
+      case 'data-dir':
+        if (!value) throw new FlagError('--data-dir must not be empty');
+        flags.dataDir = value;
+        break;
+      case 'anonymous-auth':
+        if (value !== 'true' && value !== 'false') throw new FlagError(`--anonymous-auth "${value}": want true or false`);
+        flags.anonymousAuth = value === 'true';
+        break;
+      case 'runtime-config':
+        flags.runtimeConfig = checkedApiFlag(name, value, () => parseRuntimeConfig(value, builtinResources));
+        break;
+      case 'feature-gates':
+        flags.featureGates = checkedApiFlag(name, value, () => parseFeatureGates(value));
+        break;
+      case 'audit-log-path':
+        if (!value) throw new FlagError('--audit-log-path must not be empty');
+        flags.auditLogPath = value;
         break;
       case 'history-window':
         flags.historyWindowMs = parseDuration(value);

@@ -25,4 +25,10 @@ describe('kubeconfig', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('carries the CA and a bearer token for an HTTPS server', () => {
+    const kc = parse(renderKubeconfig('https://127.0.0.1:6443', { caCertPem: 'PEM', token: 't1' }));
+    expect(kc.clusters[0].cluster).toEqual({ server: 'https://127.0.0.1:6443', 'certificate-authority-data': Buffer.from('PEM').toString('base64') });
+    expect(kc.users).toEqual([{ name: 'playground', user: { token: 't1' } }]);
+  });
 });

@@ -1,13 +1,29 @@
 // `npm run serve`: the Kubernetes API over HTTP for kubectl, helm and client libraries.
 // Prints exactly one line to stdout once listening (scripts and the e2e harness parse it).
 import { resolve } from 'node:path';
-import { createApiServer } from '../../core/api';
+import { createApiServer, type ApiServer } from '../../core/api';
+import { createWriteStream } from 'node:fs';
 import { FlagError, parseFlags, type HostFlags } from './flags';
 import { writeKubeconfig } from './kubeconfig';
 import { startNodeHost } from './server';
+import { ensureServingCerts } from './tls';
+import { readFile } from 'node:fs/promises';
+import { parseTokenFile, type AuthenticationOptions } from '../../core/server/authn';
+
+/** --audit-log-path: every audit event as one JSON line, appended to the file (`-`: stdout). */
+function streamAuditLog(api: ApiServer, path: string): void {
+  const out = path === '-' ? process.stdout : createWriteStream(resolve(path), { flags: 'a' });
+  api.audit?.subscribe((event) => out.write(JSON.stringify(event) + '\n'));
+}
 
 /** Shutdown must finish within about this long, whatever is still open. */
 const SHUTDOWN_DEADLINE_MS = 2000;
+
+/** A static token file turns authentication on; without one every caller is the admin. */
+async function authenticationFromFlags(flags: HostFlags): Promise<AuthenticationOptions | undefined> {
+  if (!flags.tokenAuthFile) return undefined;
+  return { tokens: parseTokenFile(await readFile(flags.tokenAuthFile, 'utf8')), anonymous: flags.anonymousAuth ?? false };
+}
 
 async function main(argv: string[]): Promise<void> {
   let flags: HostFlags;
@@ -15,16 +31,26 @@ async function main(argv: string[]): Promise<void> {
     flags = parseFlags(argv);
   } catch (err) {
     if (!(err instanceof FlagError)) throw err;
-    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m]\n`);
+    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--audit-log-path FILE|-]\n`);
     process.exit(2);
   }
+  const authentication = await authenticationFromFlags(flags);
   const api = await createApiServer({
     historyWindowMs: flags.historyWindowMs,
+    authorization: flags.authorizationMode,
+    authentication,
     serverAddress: flags.port ? `${flags.host}:${flags.port}` : undefined,
+    runtimeConfig: flags.runtimeConfig,
+    featureGates: flags.featureGates,
   });
-  const host = await startNodeHost({ port: flags.port, host: flags.host, api });
+  if (flags.auditLogPath) streamAuditLog(api, flags.auditLogPath);
+  const certs = flags.securePort !== undefined ? await ensureServingCerts(resolve(flags.dataDir ?? '.kube-playground'), flags.host) : undefined;
+  const port = flags.securePort ?? flags.port;
+  const host = await startNodeHost({ port, host: flags.host, api, tls: certs });
   const kubeconfigPath = resolve(flags.kubeconfig);
-  await writeKubeconfig(kubeconfigPath, host.url);
+  // The kubeconfig's user is the first system:masters token, so plain `kubectl` stays the admin.
+  const adminToken = authentication?.tokens?.find((t) => t.groups.includes('system:masters'))?.token;
+  await writeKubeconfig(kubeconfigPath, host.url, { caCertPem: certs?.caCert, token: certs ? adminToken : undefined });
   process.stdout.write(`kube-playground API listening on ${host.url} (kubeconfig: ${kubeconfigPath})\n`);
 
   let stopping = false;

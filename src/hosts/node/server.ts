@@ -2,6 +2,7 @@
 // The hot path is benchmarked against a server answering fixed bytes, so it builds no WHATWG
 // Request/Response objects and allocates little beyond the ApiRequest itself.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ApiServer } from '../../core/api';
 import { BODY_TOO_LARGE, MAX_REQUEST_BODY_BYTES, readApiRequest } from './request-adapter';
@@ -11,6 +12,8 @@ export interface NodeHostOptions {
   port: number;
   host: string;
   api: ApiServer;
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
+  tls?: { key: string; cert: string };
   /** Body limit in bytes; kube-apiserver's 3 MiB by default. */
   maxBodyBytes?: number;
 }
@@ -66,9 +69,12 @@ export async function startNodeHost(opts: NodeHostOptions): Promise<NodeHost> {
     }
   };
 
-  const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     void dispatch(req, res);
-  });
+  };
+  const server = opts.tls
+    ? createHttpsServer({ keepAlive: true, noDelay: true, key: opts.tls.key, cert: opts.tls.cert }, onRequest)
+    : createServer({ keepAlive: true, noDelay: true }, onRequest);
   // Clients such as kubectl and informers keep connections for a long time between requests.
   server.keepAliveTimeout = 65_000;
   // Watches are long-lived: no request/headers timeout may cut them.
@@ -96,5 +102,5 @@ export async function startNodeHost(opts: NodeHostOptions): Promise<NodeHost> {
     return closing;
   };
 
-  return { port, url: `http://${hostForUrl}:${port}`, close };
+  return { port, url: `${opts.tls ? 'https' : 'http'}://${hostForUrl}:${port}`, close };
 }

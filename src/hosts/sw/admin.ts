@@ -43,5 +43,7 @@ async function status(runtime: ApiRuntime, build: string): Promise<HostStatus> {
   const res = await server.handle({ method: 'GET', url: '/api/v1/namespaces?limit=1', headers: { accept: 'application/json' } });
   let revision = '';
   if (res.status === 200 && typeof res.body === 'string') revision = (JSON.parse(res.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-  return { protocol: PROTOCOL_VERSION, build, mode: runtime.mode, storageError: runtime.storageError, revision };
+  const out: HostStatus = { protocol: PROTOCOL_VERSION, build, mode: runtime.mode, storageError: runtime.storageError, revision };
+  if (runtime.openMs !== undefined) out.openMs = runtime.openMs;
+  return out;
 }

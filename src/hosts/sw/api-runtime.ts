@@ -28,6 +28,8 @@ export interface ApiRuntime {
   reset(): Promise<void>;
   /** Close the server (the next request reopens it from storage). */
   close(): Promise<void>;
+  /** How long the last open took (ms), for the status endpoint. */
+  readonly openMs: number | undefined;
 }
 
 export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
@@ -49,7 +51,17 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
     },
   });
 
+  let openMs: number | undefined;
   const open = async (): Promise<ApiServer> => {
+    const started = performance.now();
+    try {
+      return await openServer();
+    } finally {
+      openMs = Math.round((performance.now() - started) * 10) / 10;
+    }
+  };
+
+  const openServer = async (): Promise<ApiServer> => {
     if (!opts.forceMemory) {
       try {
         const backend = createIdbBackend({ dbName: opts.dbName, indexedDB: opts.indexedDB });
@@ -76,6 +88,9 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
   };
 
   return {
+    get openMs() {
+      return openMs;
+    },
     server() {
       opening ??= open();
       return opening;

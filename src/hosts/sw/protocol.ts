@@ -51,6 +51,8 @@ export interface HostStatus {
   storageError: string;
   /** The store's current revision (as a string, like resourceVersion). */
   revision: string;
+  /** How long opening the API server took in this worker, in ms (cold-start diagnostics). */
+  openMs?: number;
 }
 
 /** Page → worker messages (postMessage); the worker answers on the given MessagePort. */

@@ -1,27 +1,47 @@
-// The YAML editor. Monaco is loaded with a dynamic import only when an editor is first shown, so it
-// stays out of the initial bundle; a plain textarea works until (and if) it arrives.
+// The YAML editor. Monaco (with the schema-aware YAML support) is loaded with a dynamic import only
+// when an editor is first shown, so it stays out of the initial bundle; a plain textarea works
+// until (and if) it arrives. Tab leaves the editor (Ctrl+M switches Tab to indenting), so keyboard
+// users are never trapped in it.
 import { useEffect, useRef, useState } from 'react';
+import type { SchemaLookup } from '../lib/yaml-schema/validate';
 
-type Monaco = typeof import('monaco-editor');
+type Loader = typeof import('./monaco-loader');
 
-let monacoLoad: Promise<Monaco> | undefined;
-const loadMonaco = () => (monacoLoad ??= import('monaco-editor'));
+let monacoLoad: Promise<Loader> | undefined;
+const loadMonaco = () => (monacoLoad ??= import('./monaco-loader'));
 
-export function MonacoEditor({ value, onChange, label }: { value: string; onChange(v: string): void; label: string }) {
+export interface MonacoEditorProps {
+  value: string;
+  onChange(v: string): void;
+  label: string;
+  /** Schema lookup for completion, hovers and validation; without it, plain YAML. */
+  schemas?: SchemaLookup;
+}
+
+export function MonacoEditor({ value, onChange, label, schemas }: MonacoEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const latest = useRef(onChange);
   latest.current = onChange;
-  const editorRef = useRef<import('monaco-editor').editor.IStandaloneCodeEditor | null>(null);
+  const editorRef = useRef<ReturnType<Loader['monaco']['editor']['create']> | null>(null);
 
   useEffect(() => {
     let disposed = false;
+    let cleanup = () => {};
     loadMonaco().then(
-      (monaco) => {
+      ({ monaco, attachSchemas }) => {
         if (disposed || !host.current) return;
-        const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-        const editor = monaco.editor.create(host.current, { value, language: 'yaml', automaticLayout: true, minimap: { enabled: false }, theme: dark ? 'vs-dark' : 'vs', ariaLabel: label });
+        const dark = matchMedia('(prefers-color-scheme: dark)');
+        const theme = () => (dark.matches ? 'vs-dark' : 'vs');
+        const editor = monaco.editor.create(host.current, { value, language: 'yaml', automaticLayout: true, minimap: { enabled: false }, theme: theme(), ariaLabel: label, tabFocusMode: true, scrollBeyondLastLine: false, fixedOverflowWidgets: true });
+        const onScheme = () => monaco.editor.setTheme(theme());
+        dark.addEventListener('change', onScheme);
         editor.onDidChangeModelContent(() => latest.current(editor.getValue()));
+        const detach = schemas && editor.getModel() ? attachSchemas(monaco, editor.getModel()!, schemas) : () => {};
+        cleanup = () => {
+          dark.removeEventListener('change', onScheme);
+          detach();
+        };
         editorRef.current = editor;
         setState('ready');
       },
@@ -29,6 +49,7 @@ export function MonacoEditor({ value, onChange, label }: { value: string; onChan
     );
     return () => {
       disposed = true;
+      cleanup();
       editorRef.current?.dispose();
       editorRef.current = null;
     };
@@ -36,7 +57,9 @@ export function MonacoEditor({ value, onChange, label }: { value: string; onChan
 
   useEffect(() => {
     const editor = editorRef.current;
-    if (editor && editor.getValue() !== value) editor.setValue(value);
+    const model = editor?.getModel();
+    // An edit rather than setValue, so a change made for the user (e.g. "share ownership") can be undone.
+    if (editor && model && editor.getValue() !== value) editor.executeEdits('external', [{ range: model.getFullModelRange(), text: value }]);
   }, [value]);
 
   return (
@@ -44,7 +67,8 @@ export function MonacoEditor({ value, onChange, label }: { value: string; onChan
       {state !== 'ready' && (
         <>
           {state === 'loading' && <p aria-busy="true">Loading the editor…</p>}
-          <textarea aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} rows={20} spellCheck={false} />
+          {state === 'failed' && <p role="status">The code editor could not be loaded; a plain text box is used instead.</p>}
+          <textarea aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} rows={16} spellCheck={false} />
         </>
       )}
       <div ref={host} className="monaco-host" hidden={state !== 'ready'} />

@@ -1,128 +1,109 @@
-// One object: live YAML with the ownership overlay (refreshed from a watch on that name), the
-// editor, and the write actions. Apply first runs a dry-run apply; a conflict opens the preview.
+// One object: live YAML with the ownership overlay (refreshed from a watch on that one name), and
+// the write actions below it. A name that does not exist yet is not an error page: the actions
+// stay available so the object can be created (apply creates too).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { parse, stringify } from 'yaml';
-import type { PropagationPolicy } from '../lib/api';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { stringify } from 'yaml';
 import { KubeApiError, type StatusCause } from '../lib/api-errors';
-import type { ResourceRef } from '../lib/api-paths';
-import { dropAtPath, setFromLive } from '../lib/config-edit';
+import { apiVersionOf, type ResourceRef } from '../lib/api-paths';
 import { conflictLines, ownershipView } from '../lib/ownership';
+import { skeletonConfig, startingConfig } from '../lib/starting-config';
 import { useClient } from './client-context';
-import { ConflictPreview } from './ConflictPreview';
 import { ErrorBox } from './ErrorBox';
-import { MonacoEditor } from './MonacoEditor';
 import { OwnershipGutter } from './OwnershipGutter';
+import { WriteActions } from './WriteActions';
+
+interface ObjectMeta {
+  deletionTimestamp?: string;
+  finalizers?: string[];
+}
 
 export function ObjectView({ target, namespace, name }: { target: ResourceRef; namespace?: string; name: string }) {
   const client = useClient();
   const queryClient = useQueryClient();
   const key = ['object', client.apiBase, target.group, target.version, target.resource, namespace ?? '', name];
   const object = useQuery({ queryKey: key, queryFn: () => client.get(target, namespace, name) });
+  const discovery = useQuery({ queryKey: ['discovery', client.apiBase], queryFn: () => client.discover(), staleTime: 30_000 });
   const [showRaw, setShowRaw] = useState(false);
-  const [config, setConfig] = useState('');
-  const [manager, setManager] = useState('playground');
-  const [force, setForce] = useState(false);
-  const [policy, setPolicy] = useState<PropagationPolicy>('Background');
-  const [result, setResult] = useState<{ text: string; error?: unknown; busy?: boolean }>({ text: '' });
   const [conflicts, setConflicts] = useState<StatusCause[]>([]);
+  const [watchError, setWatchError] = useState<unknown>(null);
+  const settled = useRef(false);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: key });
 
+  // Any event for this name (from this tab or any other client) refreshes the object and overlay.
   useEffect(() => {
     const controller = new AbortController();
     void (async () => {
       try {
-        for await (const _ of client.watch(target, { namespace, resourceVersion: undefined, signal: controller.signal, onResourceVersion: () => undefined }))
-          void queryClient.invalidateQueries({ queryKey: key });
+        for await (const _ of client.watch(target, { namespace, fieldSelector: `metadata.name=${name}`, signal: controller.signal })) refresh();
       } catch (e) {
-        if (!controller.signal.aborted) setResult({ text: 'the live watch stopped', error: e });
+        if (!controller.signal.aborted) setWatchError(e);
       }
     })();
     return () => controller.abort();
   }, [client, target.group, target.version, target.resource, namespace, name]);
 
-  const view = useMemo(() => (object.data ? ownershipView(object.data, { showManagedFields: showRaw }) : undefined), [object.data, showRaw]);
+  const shown = object.isError ? undefined : object.data;
+  const view = useMemo(() => (shown ? ownershipView(shown, { showManagedFields: showRaw }) : undefined), [shown, showRaw]);
   const marked = useMemo(() => (view ? conflictLines(view, conflicts) : []), [view, conflicts]);
+  const kind = discovery.data?.flatMap((g) => g.versions.flatMap((v) => v.resources)).find((r) => r.group === target.group && r.version === target.version && r.resource === target.resource)?.kind;
 
-  const run = async (label: string, action: () => Promise<unknown>) => {
-    setResult({ text: `${label}…`, busy: true });
-    try {
-      const out = await action();
-      setResult({ text: `${label}: OK\n${stringify(out)}` });
-      void queryClient.invalidateQueries({ queryKey: key });
-    } catch (e) {
-      setResult({ text: `${label} failed`, error: e });
-    }
-  };
-  const apply = (withForce: boolean, dryRun: boolean) => client.apply(target, namespace, name, config, { fieldManager: manager, force: withForce, dryRun });
-  const applyWithPreview = async () => {
-    setConflicts([]);
-    if (!force) {
-      try {
-        await apply(false, true);
-      } catch (e) {
-        if (e instanceof KubeApiError && e.code === 409 && e.causes.length) {
-          setConflicts(e.causes);
-          setResult({ text: 'Dry run found conflicts; nothing was changed.', error: e });
-          return;
-        }
-      }
-    }
-    await run('Apply', () => apply(force, false));
-  };
-  const editConfig = (edit: (c: unknown) => unknown) => {
-    setConfig(stringify(edit(parse(config))));
-    setConflicts([]);
-  };
-
-  if (object.isPending) return <p aria-busy="true">Loading {name}…</p>;
-  if (object.isError) return <ErrorBox error={object.error} />;
-  const managers = view?.legend.map((e) => e.manager) ?? [];
-  const deleting = Boolean((object.data.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp);
+  // react-query goes back to `pending` when it refetches a query that never had data (a name that
+  // did not exist); only the very first load may replace the view, or the editor would be lost.
+  if (!object.isPending) settled.current = true;
+  if (!settled.current) return <p aria-busy="true">Loading {name}…</p>;
+  const missing = object.error instanceof KubeApiError && object.error.code === 404;
+  if (object.isError && !missing) return <ErrorBox error={object.error} />;
+  // After a 404 react-query still holds the last object it saw; a deleted object is gone.
+  const live = missing ? undefined : object.data;
+  const meta = (live?.metadata ?? {}) as ObjectMeta;
+  const starting = stringify(live ? startingConfig(live) : skeletonConfig(apiVersionOf(target.group, target.version), kind ?? '', name, namespace));
 
   return (
     <section aria-label={`${target.resource}/${name}`} className="object-view">
       <h2>
-        {object.data.kind} {namespace ? `${namespace}/` : ''}{name} {deleting && <span className="badge">Terminating</span>}
+        {live?.kind ?? kind ?? target.resource} {namespace ? `${namespace}/` : ''}
+        {name} {meta.deletionTimestamp && <span className="badge" data-testid="terminating">Terminating</span>}
       </h2>
-      <label>
-        <input type="checkbox" checked={showRaw} onChange={(e) => setShowRaw(e.target.checked)} /> Show raw managedFields
-      </label>
-      {view && <OwnershipGutter view={view} conflicts={marked} />}
-      <h3>Your configuration</h3>
-      <button type="button" onClick={() => setConfig(view?.yaml ?? '')}>Start from the live object</button>
-      <MonacoEditor label="Apply configuration (YAML)" value={config} onChange={setConfig} />
-      <div className="toolbar">
-        <label>
-          Field manager <input list="managers" value={manager} onChange={(e) => setManager(e.target.value)} />
-        </label>
-        <datalist id="managers">{managers.map((m) => <option key={m} value={m} />)}</datalist>
-        <label>
-          <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> force
-        </label>
-        <button type="button" onClick={() => void applyWithPreview()}>Apply</button>
-        <button type="button" onClick={() => void run('Dry-run apply', () => apply(force, true))}>Dry-run</button>
-        <button type="button" onClick={() => void run('Replace', () => client.replace(target, namespace, name, config))}>Replace</button>
-        <label>
-          propagation{' '}
-          <select value={policy} onChange={(e) => setPolicy(e.target.value as PropagationPolicy)}>
-            {['Background', 'Foreground', 'Orphan'].map((p) => <option key={p}>{p}</option>)}
-          </select>
-        </label>
-        <button type="button" onClick={() => void run('Delete', () => client.delete(target, namespace, name, { propagationPolicy: policy }))}>Delete</button>
-      </div>
-      {conflicts.length > 0 && (
-        <ConflictPreview
-          manager={manager}
-          causes={conflicts}
-          onForce={() => void run('Apply (force)', () => apply(true, false)).then(() => setConflicts([]))}
-          onDropFields={(fields) => editConfig((c) => fields.reduce((acc, f) => dropAtPath(acc, f), c))}
-          onUseLiveValues={(fields) => editConfig((c) => fields.reduce((acc, f) => setFromLive(acc, object.data, f), c))}
-        />
+      {missing && (
+        <p data-testid="not-found" role="status">
+          {name} does not exist (404 NotFound: {object.error?.message}). Apply or create it below.
+        </p>
       )}
-      <output aria-busy={result.busy ? 'true' : undefined}>
-        <ErrorBox error={result.error} />
-        <pre>{result.text}</pre>
-      </output>
+      {meta.deletionTimestamp && (
+        <p role="status">
+          Deletion requested at {meta.deletionTimestamp}; waiting for finalizers: {(meta.finalizers ?? []).map((f) => <code key={f}>{f} </code>)}
+        </p>
+      )}
+      <ErrorBox error={watchError} />
+      <div className="object-columns">
+        <div className="live-column" aria-label="Live object">
+          {view ? (
+            <>
+              <label>
+                <input type="checkbox" checked={showRaw} onChange={(e) => setShowRaw(e.target.checked)} /> Show raw managedFields
+              </label>
+              <OwnershipGutter view={view} conflicts={marked} />
+            </>
+          ) : (
+            <p>No live object to show.</p>
+          )}
+        </div>
+        <div className="edit-column">
+          <h3>Change it</h3>
+          <WriteActions
+            target={target}
+            namespace={namespace}
+            name={name}
+            live={live}
+            starting={starting}
+            managers={view?.legend.map((e) => e.manager) ?? []}
+            conflicts={conflicts}
+            onConflicts={setConflicts}
+            onWritten={refresh}
+          />
+        </div>
+      </div>
     </section>
   );
 }

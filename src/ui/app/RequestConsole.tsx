@@ -2,6 +2,7 @@
 // equivalent curl and kubectl commands.
 import { useRef, useState, type FormEvent } from 'react';
 import { joinBase } from '../lib/api-paths';
+import { statusLine } from '../lib/http-status';
 import { curlCommand, fullPath, kubectlCommand, type ComposedRequest } from '../lib/commands';
 
 function parseHeaders(text: string): Record<string, string> {
@@ -35,7 +36,7 @@ export function RequestConsole({ apiBase }: { apiBase: string }) {
     setOutput('');
     try {
       const res = await fetch(joinBase(apiBase, fullPath(req)), { method, headers: req.headers, body: method === 'GET' || method === 'DELETE' ? undefined : req.body, signal: controller.signal });
-      let text = `${res.status} ${res.statusText}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n`;
+      let text = `${statusLine(res.status, res.statusText)}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n`;
       setOutput(text);
       const reader = res.body?.getReader();
       const decoder = new TextDecoder();

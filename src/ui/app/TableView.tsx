@@ -2,9 +2,10 @@
 // limit, the continue token, remainingItemCount and the list's resourceVersion; a label selector;
 // live refresh from a watch (one refresh per batch of events) and the event log beside it.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { ResourceRef } from '../lib/api-paths';
 import { formatHash, type ViewState } from '../lib/routes';
+import { visibleRange } from '../lib/virtual-range';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
 import { EventLog } from './EventLog';
@@ -16,6 +17,9 @@ export interface TableViewProps {
   labelSelector: string;
   onLabelSelector(selector: string): void;
 }
+
+/** Every row has this height (CSS `.table-scroll tbody tr`), which is what makes windowing exact. */
+const ROW_HEIGHT = 26;
 
 export function TableView({ target, namespace, labelSelector, onLabelSelector }: TableViewProps) {
   const client = useClient();
@@ -35,6 +39,20 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
     return formatHash(state);
   };
   const nameColumn = page.data?.columns.findIndex((c) => c.format === 'name') ?? -1;
+  const scroller = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState({ top: 0, height: 400 });
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => setViewport({ top: el.scrollTop, height: el.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [page.data !== undefined]);
+  const rows = page.data?.rows ?? [];
+  const range = visibleRange(viewport.top, viewport.height, ROW_HEIGHT, rows.length);
+  const visibleColumns = page.data?.columns.filter((c) => !c.priority).length ?? 1;
 
   return (
     <section aria-label={`${target.resource} list`} className="table-view">
@@ -53,7 +71,7 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
         <label>
           limit{' '}
           <select value={limit} onChange={(e) => { setLimit(Number(e.target.value)); setTokens(['']); }}>
-            {[10, 50, 100, 500].map((n) => <option key={n}>{n}</option>)}
+            {[10, 50, 100, 500, 1000].map((n) => <option key={n}>{n}</option>)}
           </select>
         </label>
       </form>
@@ -65,24 +83,27 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
             <dt>resourceVersion</dt><dd data-testid="list-rv">{page.data.resourceVersion}</dd>
             <dt>continue</dt><dd><code data-testid="continue-token">{page.data.continue || '(last page)'}</code></dd>
             <dt>remainingItemCount</dt><dd data-testid="remaining">{page.data.remainingItemCount ?? '—'}</dd>
-            <dt>page</dt><dd>{tokens.length}</dd>
+            <dt>page</dt><dd data-testid="page-number">{tokens.length}</dd>
+            <dt>rows</dt><dd data-testid="row-count">{rows.length}</dd>
           </dl>
           <div className="pager">
             <button type="button" disabled={tokens.length === 1} onClick={() => setTokens(tokens.slice(0, -1))}>Previous page</button>
             <button type="button" disabled={!page.data.continue} onClick={() => setTokens([...tokens, page.data.continue])}>Next page</button>
             {page.isFetching && <span aria-busy="true"> refreshing…</span>}
           </div>
-          <div className="table-scroll">
-            <table>
+          <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Rows (scroll)" onScroll={(e) => setViewport({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}>
+            <table aria-rowcount={rows.length + 1}>
               <thead>
                 <tr>{page.data.columns.filter((c) => !c.priority).map((c) => <th key={c.name} title={c.description}>{c.name.toUpperCase()}</th>)}</tr>
               </thead>
               <tbody>
-                {page.data.rows.map((row, i) => {
+                {range.before > 0 && <tr aria-hidden="true" style={{ height: range.before }}><td colSpan={visibleColumns} /></tr>}
+                {rows.slice(range.start, range.end).map((row, offset) => {
+                  const i = range.start + offset;
                   const meta = row.object?.metadata;
                   const name = meta?.name ?? String(row.cells[nameColumn] ?? '');
                   return (
-                    <tr key={`${meta?.namespace ?? ''}/${name}/${i}`}>
+                    <tr key={`${meta?.namespace ?? ''}/${name}/${i}`} aria-rowindex={i + 2}>
                       {page.data.columns.map((c, ci) =>
                         c.priority ? null : (
                           <td key={c.name}>{ci === nameColumn ? <a href={objectLink(name, meta?.namespace)}>{name}</a> : String(row.cells[ci] ?? '')}</td>
@@ -91,6 +112,7 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
                     </tr>
                   );
                 })}
+                {range.after > 0 && <tr aria-hidden="true" style={{ height: range.after }}><td colSpan={visibleColumns} /></tr>}
               </tbody>
             </table>
           </div>

@@ -1,0 +1,91 @@
+// Storage-version conversion at the registry's edges. Every served version of a group/resource
+// reads and writes the same stored objects, kept at the resource's storage version. Served
+// versions whose shape equals the storage version's get no codec at all (the fast path: stored
+// text goes out untouched); the others convert on the way in (served → storage) and out
+// (storage → served) through src/core/versions.
+import { convert, needsConversion, parseApiVersion } from '../versions/index';
+import type { ResourceInfo } from './types';
+import type { KV } from '../storage/types';
+import { toStoredText, type Obj } from './objects';
+
+export interface VersionCodec {
+  /** The group/version objects are stored at (`v1` for core). */
+  storageApiVersion: string;
+  /** Stored text (storage version, no kind/apiVersion) as text at the served version (same form). */
+  toServedText(storedText: string): string;
+  /** The served-version object (with kind/apiVersion) of a stored text. */
+  toServed(storedText: string): Obj;
+  /** A served-version object as the storage version's object (kind/apiVersion of storage). */
+  toStorage(obj: Obj): Obj;
+}
+
+function apiVersionOf(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+/** Storage key prefix of a resource: its storage group's, so every version shares one key space. */
+export function storageKeyPrefix(info: ResourceInfo): string {
+  const group = info.storageVersion && !info.custom ? parseApiVersion(info.storageVersion).group : info.group;
+  return `/${group || 'core'}/${info.resource}/`;
+}
+
+/** Converted texts kept per codec: watch fan-out and repeated reads convert each revision once. */
+const CACHE_LIMIT = 512;
+
+/** The codec of a served version, or undefined when it reads stored text as is. */
+export function codecFor(info: ResourceInfo): VersionCodec | undefined {
+  if (info.custom || !info.storageVersion) return undefined;
+  const served = apiVersionOf(info.group, info.version);
+  const storage = info.storageVersion;
+  const kind = info.kind;
+  if (!needsConversion(kind, storage, served)) return undefined;
+  const cache = new Map<string, string>();
+  const toServedText = (storedText: string): string => {
+    let text = cache.get(storedText);
+    if (text === undefined) {
+      const stored = { kind, apiVersion: storage, ...(JSON.parse(storedText) as Obj) };
+      text = toStoredText(convert(stored, storage, served) as Obj);
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      cache.set(storedText, text);
+    }
+    return text;
+  };
+  return {
+    storageApiVersion: storage,
+    toServedText,
+    toServed: (storedText) => ({ kind, apiVersion: served, ...(JSON.parse(toServedText(storedText)) as Obj) }),
+    toStorage: (obj) => convert({ ...obj, kind, apiVersion: served }, served, storage) as Obj,
+  };
+}
+
+interface Convertible {
+  codec?: VersionCodec;
+}
+
+/** Stored text as the served version's text (the same string when the version needs no codec). */
+export function servedText(r: Convertible, storedText: string): string {
+  return r.codec ? r.codec.toServedText(storedText) : storedText;
+}
+
+/** A served-version object in the form to store (the object itself when no codec). */
+export function storageForm(r: Convertible, obj: Obj): Obj {
+  return r.codec ? r.codec.toStorage(obj) : obj;
+}
+
+interface TextPredicate {
+  empty: boolean;
+  filter?: (kv: KV) => boolean;
+  matchText(text: string): boolean;
+}
+
+/** Field selectors name the served version's fields: match against converted text. */
+export function servedPredicate<P extends TextPredicate>(r: Convertible, pred: P): P {
+  const codec = r.codec;
+  if (!codec || pred.empty) return pred;
+  const filter = pred.filter;
+  return {
+    ...pred,
+    filter: filter ? (kv: KV) => filter({ ...kv, value: codec.toServedText(kv.value) }) : undefined,
+    matchText: (text: string) => pred.matchText(codec.toServedText(text)),
+  };
+}

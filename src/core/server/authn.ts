@@ -1,0 +1,103 @@
+// Authentication of a request (k8s.io/apiserver/pkg/authentication): a bearer token from the
+// static token file or a service-account token, else anonymous when allowed, else 401.
+// Without any authenticator configured the server behaves like the old insecure port: every
+// caller is the admin (system:masters), which is what the playground wants by default.
+import type { ApiRequest } from '../types';
+import type { UserInfo } from '../auth/rbac/types';
+import { ADMIN_USER } from '../auth/request-user';
+import { ApiError } from './status';
+
+/** One line of a `--token-auth-file`: token,user,uid,"group1,group2". */
+export interface StaticToken {
+  token: string;
+  user: string;
+  uid: string;
+  groups: string[];
+}
+
+export interface AuthenticationOptions {
+  /** Static bearer tokens. */
+  tokens?: StaticToken[];
+  /** Other bearer-token authenticators (service-account JWTs), tried after the static tokens. */
+  tokenAuthenticators?: ((token: string) => UserInfo | undefined)[];
+  /** Requests without credentials become system:anonymous instead of getting 401. */
+  anonymous?: boolean;
+}
+
+export const ANONYMOUS_USER: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/** The body kube-apiserver sends for any failed authentication (it never says why). */
+export function unauthorized(): ApiError {
+  return new ApiError(401, 'Unauthorized', 'Unauthorized');
+}
+
+/** Parses a token file: CSV lines, the groups column optionally quoted; blank lines skipped. */
+export function parseTokenFile(text: string): StaticToken[] {
+  const out: StaticToken[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (!line.trim()) return;
+    const cols = splitCsvLine(line);
+    if (cols.length < 3) throw new Error(`token file line ${i + 1}: want token,user,uid[,"groups"]`);
+    const [token, user, uid, groups = ''] = cols;
+    if (!token || !user) throw new Error(`token file line ${i + 1}: token and user must not be empty`);
+    out.push({ token, user, uid, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] });
+  });
+  return out;
+}
+
+function splitCsvLine(line: string): string[] {
+  const cols: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      cols.push(cur.trim());
+      cur = '';
+    } else cur += c;
+  }
+  cols.push(cur.trim());
+  return cols;
+}
+
+/** Adds system:authenticated as kube's authenticator union does for every authenticated user. */
+function authenticatedUser(u: UserInfo): UserInfo {
+  return u.groups.includes('system:authenticated') ? u : { ...u, groups: [...u.groups, 'system:authenticated'] };
+}
+
+/** A function from request to user, or undefined when authentication is off (everyone is the admin). */
+export function createAuthenticator(opts: AuthenticationOptions | undefined): (req: ApiRequest) => UserInfo {
+  if (!opts) return () => ADMIN_USER;
+  const byToken = new Map<string, UserInfo>();
+  for (const t of opts.tokens ?? []) byToken.set(t.token, authenticatedUser({ username: t.user, uid: t.uid || undefined, groups: t.groups }));
+  return (req) => {
+    const header = req.headers['authorization'];
+    if (header !== undefined) {
+      const m = /^bearer\s+(\S+)\s*$/i.exec(header);
+      // kube ignores other schemes (basic auth is gone) and treats the request as credential-less.
+      if (m) {
+        const token = m[1];
+        const user = byToken.get(token) ?? firstMatch(opts.tokenAuthenticators ?? [], token);
+        if (!user) throw unauthorized();
+        return authenticatedUser(user);
+      }
+    }
+    if (opts.anonymous) return ANONYMOUS_USER;
+    throw unauthorized();
+  };
+}
+
+function firstMatch(authenticators: ((token: string) => UserInfo | undefined)[], token: string): UserInfo | undefined {
+  for (const a of authenticators) {
+    const u = a(token);
+    if (u) return u;
+  }
+  return undefined;
+}

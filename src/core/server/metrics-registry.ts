@@ -1,0 +1,137 @@
+// A minimal Prometheus registry: counters, gauges and histograms keyed by label sets, written in
+// the text exposition format (version 0.0.4) the way client_golang writes it — families sorted
+// by name, label names sorted, `le` last on buckets.
+
+export type Labels = Record<string, string>;
+
+/** Label values escaped as the text format requires (backslash, quote, newline). */
+function escapeValue(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+function labelText(labels: Labels, extra?: [string, string]): string {
+  const parts = Object.keys(labels)
+    .sort()
+    .map((k) => `${k}="${escapeValue(labels[k])}"`);
+  if (extra) parts.push(`${extra[0]}="${escapeValue(extra[1])}"`);
+  return parts.length ? `{${parts.join(',')}}` : '';
+}
+
+/** Go's %g-like formatting for sample values (integers without a fraction, +Inf spelled out). */
+function formatNumber(n: number): string {
+  if (n === Infinity) return '+Inf';
+  if (n === -Infinity) return '-Inf';
+  if (Number.isNaN(n)) return 'NaN';
+  return String(n);
+}
+
+const keyOf = (labels: Labels): string => JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));
+
+interface Family {
+  name: string;
+  help: string;
+  type: 'counter' | 'gauge' | 'histogram';
+  render(): string[];
+}
+
+export class Counter implements Family {
+  readonly type: 'counter' | 'gauge' = 'counter';
+  protected values = new Map<string, { labels: Labels; value: number }>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+
+  add(labels: Labels, delta = 1): void {
+    const key = keyOf(labels);
+    const cur = this.values.get(key);
+    if (cur) cur.value += delta;
+    else this.values.set(key, { labels: { ...labels }, value: delta });
+  }
+
+  get(labels: Labels): number {
+    return this.values.get(keyOf(labels))?.value ?? 0;
+  }
+
+  render(): string[] {
+    return [...this.values.values()].map((v) => `${this.name}${labelText(v.labels)} ${formatNumber(v.value)}`).sort();
+  }
+}
+
+export class Gauge extends Counter {
+  override readonly type = 'gauge' as const;
+
+  set(labels: Labels, value: number): void {
+    this.values.set(keyOf(labels), { labels: { ...labels }, value });
+  }
+}
+
+/** A gauge whose samples are computed when scraped (object counts). */
+export class GaugeFunc implements Family {
+  readonly type = 'gauge' as const;
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private collect: () => Array<{ labels: Labels; value: number }>,
+  ) {}
+
+  render(): string[] {
+    return this.collect()
+      .map((s) => `${this.name}${labelText(s.labels)} ${formatNumber(s.value)}`)
+      .sort();
+  }
+}
+
+export class Histogram implements Family {
+  readonly type = 'histogram' as const;
+  private series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private buckets: readonly number[],
+  ) {}
+
+  observe(labels: Labels, value: number): void {
+    const key = keyOf(labels);
+    let s = this.series.get(key);
+    if (!s) {
+      s = { labels: { ...labels }, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
+      this.series.set(key, s);
+    }
+    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]) s.counts[i]++;
+    s.sum += value;
+    s.count++;
+  }
+
+  render(): string[] {
+    const out: string[] = [];
+    const all = [...this.series.values()].sort((a, b) => labelText(a.labels).localeCompare(labelText(b.labels)));
+    for (const s of all) {
+      this.buckets.forEach((le, i) => out.push(`${this.name}_bucket${labelText(s.labels, ['le', formatNumber(le)])} ${s.counts[i]}`));
+      out.push(`${this.name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${s.count}`);
+      out.push(`${this.name}_sum${labelText(s.labels)} ${formatNumber(s.sum)}`);
+      out.push(`${this.name}_count${labelText(s.labels)} ${s.count}`);
+    }
+    return out;
+  }
+}
+
+export class MetricsRegistry {
+  private families: Family[] = [];
+
+  register<F extends Family>(family: F): F {
+    this.families.push(family);
+    return family;
+  }
+
+  /** The text exposition; families without samples are left out, as client_golang does. */
+  render(): string {
+    const lines: string[] = [];
+    for (const f of [...this.families].sort((a, b) => a.name.localeCompare(b.name))) {
+      const samples = f.render();
+      if (!samples.length) continue;
+      lines.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...samples);
+    }
+    return lines.length ? lines.join('\n') + '\n' : '';
+  }
+}

@@ -1,0 +1,106 @@
+// kube-apiserver's request metrics (names, help texts, labels and buckets of v1.23) served at
+// /metrics: request counts and latencies, deprecated APIs requested, stored objects, watch
+// events and open long-running requests.
+import { Counter, Gauge, GaugeFunc, Histogram, MetricsRegistry, type Labels } from './metrics-registry';
+import type { RequestInfo } from './requestinfo';
+
+/** apiserver_request_duration_seconds buckets of v1.23. */
+const DURATION_BUCKETS = [
+  0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+];
+
+/** The route verb kube's instrumentation reports (installer action verbs, APPLY for apply patches). */
+const ROUTE_VERBS: Record<string, string> = {
+  get: 'GET',
+  list: 'LIST',
+  watch: 'WATCH',
+  create: 'POST',
+  update: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+  deletecollection: 'DELETECOLLECTION',
+};
+
+export function reportedVerb(info: RequestInfo, contentType: string | undefined): string {
+  const verb = ROUTE_VERBS[info.verb] ?? info.verb.toUpperCase();
+  if (verb === 'PATCH' && (contentType ?? '').split(';')[0].trim() === 'application/apply-patch+yaml') return 'APPLY';
+  return verb;
+}
+
+/** CleanScope: resource (named or create), namespace, cluster. */
+export function reportedScope(info: RequestInfo): string {
+  if (info.name || info.verb === 'create') return 'resource';
+  if (info.namespace) return 'namespace';
+  return info.isResourceRequest ? 'cluster' : '';
+}
+
+/** The labels every request metric shares, without code. */
+export function requestLabels(info: RequestInfo, contentType: string | undefined, dryRun: boolean): Labels {
+  return {
+    verb: reportedVerb(info, contentType),
+    dry_run: dryRun ? 'All' : '',
+    group: info.group,
+    version: info.version,
+    resource: info.resource,
+    subresource: info.subresource,
+    scope: reportedScope(info),
+    component: 'apiserver',
+  };
+}
+
+const LONGRUNNING_HELP = 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.';
+
+export class ApiMetrics {
+  readonly registry = new MetricsRegistry();
+  private requests = this.registry.register(
+    new Counter('apiserver_request_total', '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.'),
+  );
+  private durations = this.registry.register(
+    new Histogram('apiserver_request_duration_seconds', '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.', DURATION_BUCKETS),
+  );
+  private deprecated = this.registry.register(
+    new Gauge('apiserver_requested_deprecated_apis', '[STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.'),
+  );
+  private watchEvents = this.registry.register(new Counter('apiserver_watch_events_total', '[ALPHA] Number of events sent in watch clients'));
+  private longrunning = this.registry.register(new Gauge('apiserver_longrunning_requests', `[ALPHA] ${LONGRUNNING_HELP}`));
+  /** Replaced by apiserver_longrunning_requests in 1.23; still exported, described as deprecated. */
+  private longrunningDeprecated = this.registry.register(new Gauge('apiserver_longrunning_gauge', `[ALPHA] (Deprecated since 1.23.0) ${LONGRUNNING_HELP}`));
+
+  /** `objectCounts` answers apiserver_storage_objects at scrape time (resource label: `pods`, `deployments.apps`). */
+  constructor(objectCounts: () => Array<{ resource: string; count: number }>) {
+    this.registry.register(
+      new GaugeFunc('apiserver_storage_objects', '[STABLE] Number of stored objects at the time of last check split by kind.', () =>
+        objectCounts().map((c) => ({ labels: { resource: c.resource }, value: c.count })),
+      ),
+    );
+  }
+
+  observeRequest(labels: Labels, code: number, seconds: number): void {
+    this.requests.add({ ...labels, code: String(code) });
+    this.durations.observe(labels, seconds);
+  }
+
+  requestedDeprecated(info: RequestInfo, removedRelease: string): void {
+    this.deprecated.set({ group: info.group, version: info.version, resource: info.resource, subresource: info.subresource, removed_release: removedRelease }, 1);
+  }
+
+  /** One event sent to a watcher; kind is GroupVersionKind.String(): `apps/v1, Kind=Deployment`. */
+  watchEventSent(apiVersion: string, kind: string): void {
+    this.watchEvents.add({ kind: `${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}` });
+  }
+
+  /** A long-running request started (+1) or ended (-1). */
+  longrunningChanged(labels: Labels, delta: number): void {
+    const { dry_run: _dryRun, ...rest } = labels;
+    this.longrunning.add(rest, delta);
+    this.longrunningDeprecated.add(rest, delta);
+  }
+
+  requestCount(labels: Labels): number {
+    return this.requests.get(labels);
+  }
+
+  render(): string {
+    return this.registry.render();
+  }
+}

@@ -1,0 +1,169 @@
+// The write actions for one object, each with its own editor: Apply (server-side, field manager
+// from a list or typed, force toggle; a dry-run apply first, conflicts open the preview), Dry-run,
+// Create, Replace, Patch (merge / JSON / strategic) and Delete with a propagation policy. Every
+// response is shown with its status; errors with the Status message and causes.
+import { useState } from 'react';
+import { parse, stringify } from 'yaml';
+import type { PatchType, PropagationPolicy } from '../lib/api';
+import { KubeApiError, type StatusCause } from '../lib/api-errors';
+import type { ResourceRef } from '../lib/api-paths';
+import { dropAtPath, setFromLive } from '../lib/config-edit';
+import type { KubeObject } from '../lib/watch';
+import { useClient } from './client-context';
+import { ConflictPreview } from './ConflictPreview';
+import { ErrorBox } from './ErrorBox';
+import { MonacoEditor } from './MonacoEditor';
+import { useSchemaLookup } from './schema-context';
+
+type Mode = 'apply' | 'create' | 'replace' | 'patch';
+const MODES: ReadonlyArray<[Mode, string]> = [['apply', 'Apply'], ['create', 'Create'], ['replace', 'Replace'], ['patch', 'Patch']];
+const PATCH_EXAMPLES: Record<PatchType, string> = {
+  merge: '# JSON merge patch (RFC 7386), in YAML or JSON: null removes a field\nmetadata:\n  labels:\n    tier: web\n',
+  json: '[\n  { "op": "add", "path": "/metadata/labels/tier", "value": "web" }\n]\n',
+  strategic: '# strategic merge patch: lists merge by their keys (containers by name)\nmetadata:\n  labels:\n    tier: web\n',
+};
+
+export interface WriteActionsProps {
+  target: ResourceRef;
+  namespace?: string;
+  name: string;
+  live?: KubeObject;
+  /** A configuration to start from: the live object without server fields, or a skeleton. */
+  starting: string;
+  /** Managers already on the object, offered in the field manager list. */
+  managers: readonly string[];
+  conflicts: readonly StatusCause[];
+  onConflicts(causes: StatusCause[]): void;
+  onWritten(): void;
+}
+
+interface Result {
+  text: string;
+  error?: unknown;
+  busy?: boolean;
+}
+
+export function WriteActions({ target, namespace, name, live, starting, managers, conflicts, onConflicts, onWritten }: WriteActionsProps) {
+  const client = useClient();
+  const schemas = useSchemaLookup();
+  const [mode, setMode] = useState<Mode>('apply');
+  const [patchType, setPatchType] = useState<PatchType>('merge');
+  const [texts, setTexts] = useState<Record<string, string>>({});
+  const [manager, setManager] = useState('playground');
+  const [force, setForce] = useState(false);
+  const [policy, setPolicy] = useState<PropagationPolicy>('Background');
+  const [result, setResult] = useState<Result>({ text: '' });
+
+  const editorKey = mode === 'patch' ? `patch-${patchType}` : mode;
+  const text = texts[editorKey] ?? (mode === 'patch' ? PATCH_EXAMPLES[patchType] : mode === 'apply' ? '' : starting);
+  const setText = (t: string) => setTexts((all) => ({ ...all, [editorKey]: t }));
+
+  const run = async (label: string, action: () => Promise<unknown>) => {
+    setResult({ text: `${label}…`, busy: true });
+    try {
+      const out = await action();
+      setResult({ text: `${label}: OK\n${out === undefined ? '' : stringify(out)}` });
+      onWritten();
+      return true;
+    } catch (e) {
+      setResult({ text: `${label} failed`, error: e });
+      return false;
+    }
+  };
+  const apply = (withForce: boolean, dryRun: boolean) => client.apply(target, namespace, name, text, { fieldManager: manager, force: withForce, dryRun });
+  const applyWithPreview = async () => {
+    onConflicts([]);
+    if (!force) {
+      setResult({ text: 'Checking for conflicts with a dry run…', busy: true });
+      try {
+        await apply(false, true);
+      } catch (e) {
+        if (e instanceof KubeApiError && e.code === 409 && e.causes.length) {
+          onConflicts(e.causes);
+          setResult({ text: 'The dry run found conflicts; nothing was changed.', error: e });
+          return;
+        }
+        // Any other failure is reported by the real request below, with its own status.
+      }
+    }
+    await run('Apply', () => apply(force, false));
+  };
+  const editConfig = (edit: (c: unknown) => unknown) => {
+    setText(stringify(edit(parse(text))));
+    onConflicts([]);
+  };
+  const write = () => {
+    if (mode === 'apply') return void applyWithPreview();
+    if (mode === 'create') return void run('Create', () => client.create(target, namespace, text));
+    if (mode === 'replace') return void run('Replace', () => client.replace(target, namespace, name, text));
+    // Merge and strategic patches are JSON on the wire; YAML is accepted here for convenience.
+    const body = patchType === 'json' ? text : JSON.stringify(parse(text));
+    return void run(`Patch (${patchType})`, () => client.patch(target, namespace, name, patchType, body));
+  };
+
+  return (
+    <section aria-label="Write" className="write-actions">
+      <div role="radiogroup" aria-label="Action" className="toolbar">
+        {MODES.map(([m, label]) => (
+          <label key={m}>
+            <input type="radio" name="write-mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {label}
+          </label>
+        ))}
+        {mode === 'patch' && (
+          <label>
+            patch type{' '}
+            <select value={patchType} onChange={(e) => setPatchType(e.target.value as PatchType)}>
+              <option value="merge">merge (application/merge-patch+json)</option>
+              <option value="json">JSON (application/json-patch+json)</option>
+              <option value="strategic">strategic (application/strategic-merge-patch+json)</option>
+            </select>
+          </label>
+        )}
+        {mode !== 'patch' && (
+          <button type="button" onClick={() => setText(starting)}>
+            {live ? 'Start from the live object' : 'Start from a skeleton'}
+          </button>
+        )}
+      </div>
+      <MonacoEditor key={editorKey} label={`${MODES.find(([m]) => m === mode)![1]} ${mode === 'patch' ? `(${patchType}) ` : ''}body (YAML)`} value={text} onChange={setText} schemas={mode === 'patch' ? undefined : schemas} />
+      <div className="toolbar">
+        {mode === 'apply' && (
+          <>
+            <label>
+              Field manager <input list="managers" value={manager} onChange={(e) => setManager(e.target.value)} />
+            </label>
+            <datalist id="managers">{managers.map((m) => <option key={m} value={m} />)}</datalist>
+            <label>
+              <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> force
+            </label>
+            <button type="button" onClick={() => void run('Dry-run apply', () => apply(force, true))}>Dry-run</button>
+          </>
+        )}
+        <button type="button" className="primary" onClick={write} disabled={result.busy}>
+          {MODES.find(([m]) => m === mode)![1]}
+        </button>
+        <span className="spacer" />
+        <label>
+          propagation{' '}
+          <select value={policy} onChange={(e) => setPolicy(e.target.value as PropagationPolicy)}>
+            {['Background', 'Foreground', 'Orphan'].map((p) => <option key={p}>{p}</option>)}
+          </select>
+        </label>
+        <button type="button" disabled={!live} onClick={() => void run('Delete', () => client.delete(target, namespace, name, { propagationPolicy: policy }))}>Delete</button>
+      </div>
+      {conflicts.length > 0 && (
+        <ConflictPreview
+          manager={manager}
+          causes={conflicts}
+          onForce={() => void run('Apply (force)', () => apply(true, false)).then((ok) => ok && onConflicts([]))}
+          onDropFields={(fields) => editConfig((c) => fields.reduce((acc, f) => dropAtPath(acc, f), c))}
+          onUseLiveValues={(fields) => editConfig((c) => fields.reduce((acc, f) => setFromLive(acc, live, f), c))}
+        />
+      )}
+      <output aria-busy={result.busy ? 'true' : undefined} data-testid="write-result">
+        <ErrorBox error={result.error} />
+        <pre>{result.text}</pre>
+      </output>
+    </section>
+  );
+}

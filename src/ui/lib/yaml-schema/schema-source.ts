@@ -1,0 +1,37 @@
+// Kind schemas from the server's `/openapi/v3`: the index maps `apis/<group>/<version>` to a
+// document URL that carries a content hash, so documents are cached by URL forever and only the
+// index is re-read (at most every few seconds) when a kind is missing — e.g. a CRD created since.
+import type { KindSchema, OpenApiDoc } from './openapi-schema';
+import { findKindSchema } from './openapi-schema';
+import type { SchemaLookup } from './validate';
+
+export interface OpenApiSource {
+  openapiIndex(): Promise<Record<string, string>>;
+  openapiDocument(serverRelativeURL: string): Promise<unknown>;
+}
+
+export function createSchemaLookup(source: OpenApiSource, now: () => number = Date.now, indexTtlMs = 3_000): SchemaLookup {
+  let index: Promise<Record<string, string>> | undefined;
+  let indexAt = 0;
+  const documents = new Map<string, Promise<OpenApiDoc>>();
+  const readIndex = (fresh: boolean) => {
+    if (!index || (fresh && now() - indexAt > indexTtlMs)) {
+      indexAt = now();
+      index = source.openapiIndex().catch((e: unknown) => {
+        index = undefined;
+        throw e;
+      });
+    }
+    return index;
+  };
+  const find = async (group: string, version: string, kind: string, fresh: boolean): Promise<KindSchema | undefined> => {
+    const url = (await readIndex(fresh))[group ? `apis/${group}/${version}` : `api/${version}`];
+    if (!url) return undefined;
+    let doc = documents.get(url);
+    if (!doc) documents.set(url, (doc = source.openapiDocument(url) as Promise<OpenApiDoc>));
+    const d = await doc;
+    const root = findKindSchema(d, group, version, kind);
+    return root ? { doc: d, root } : undefined;
+  };
+  return async (group, version, kind) => (await find(group, version, kind, false)) ?? find(group, version, kind, true);
+}
