@@ -4,13 +4,14 @@
 import type { ApiResponse } from '../types';
 import type { RequestContext } from '../server/context';
 import type { OutputFormat } from '../server/output';
-import { badRequest, methodNotAllowed } from '../server/status';
+import { badRequest, invalid, methodNotAllowed } from '../server/status';
 import { encodeValue, objectResponse } from '../server/respond';
 import { decodeObjectBody } from './body';
 import { deleteObject, getObject, updateObject } from '../registry/store';
 import { rfc3339, type Obj } from '../registry/objects';
 import { parseDryRun } from './options';
 import { requestAuthorizer, requestUser } from '../auth/request-user';
+import { serviceAccountTokens, TOKEN_ISSUER } from '../auth/service-account-tokens';
 import { accessReviewStatus, reviewAttributes, rulesReviewStatus, specUser } from '../auth/reviews';
 
 function review(rc: RequestContext, body: Obj, status: Obj): Obj {
@@ -23,32 +24,6 @@ function review(rc: RequestContext, body: Obj, status: Obj): Obj {
   return { kind: rc.r.info.kind, apiVersion: rc.r.apiVersion, metadata, spec: body.spec ?? {}, status };
 }
 
-function b64url(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/**
- * A service account token shaped like kube-apiserver's (a JWT with the same claims). It is not
- * signed with a real key yet: nothing here verifies tokens until authentication exists.
- */
-function serviceAccountToken(ns: string, sa: { name: string; uid: string }, audiences: string[], nowMs: number, seconds: number): string {
-  const enc = new TextEncoder();
-  const iat = Math.floor(nowMs / 1000);
-  const header = { alg: 'RS256', kid: 'kube-playground' };
-  const payload = {
-    aud: audiences,
-    exp: iat + seconds,
-    iat,
-    iss: 'https://kubernetes.default.svc.cluster.local',
-    'kubernetes.io': { namespace: ns, serviceaccount: { name: sa.name, uid: sa.uid } },
-    nbf: iat,
-    sub: `system:serviceaccount:${ns}:${sa.name}`,
-  };
-  return `${b64url(enc.encode(JSON.stringify(header)))}.${b64url(enc.encode(JSON.stringify(payload)))}.${b64url(crypto.getRandomValues(new Uint8Array(64)))}`;
-}
-
 export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   if (rc.info.verb !== 'create') throw methodNotAllowed();
   const body = (decodeObjectBody(rc) ?? {}) as Obj;
@@ -59,10 +34,17 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     const kv = await getObject(rc.reg, rc.r, rc.info.namespace, rc.info.name);
     const sa = JSON.parse(kv.value) as Obj;
     const seconds = body.spec?.expirationSeconds ?? 3600;
-    const audiences: string[] = body.spec?.audiences?.length ? body.spec.audiences : ['https://kubernetes.default.svc.cluster.local'];
+    // kube's TokenRequest validation: at least ten minutes, at most 2^32 seconds.
+    if (typeof seconds !== 'number' || seconds < 600) throw invalid('authentication.k8s.io', 'TokenRequest', rc.info.name, [{ type: 'FieldValueInvalid', field: 'spec.expirationSeconds', value: seconds, detail: 'may not specify a duration less than 10 minutes' }]);
+    if (seconds > 2 ** 32) throw invalid('authentication.k8s.io', 'TokenRequest', rc.info.name, [{ type: 'FieldValueInvalid', field: 'spec.expirationSeconds', value: seconds, detail: 'may not specify a duration larger than 2^32 seconds' }]);
+    const audiences: string[] = body.spec?.audiences?.length ? body.spec.audiences : [TOKEN_ISSUER];
     const spec: Obj = { audiences, expirationSeconds: seconds, boundObjectRef: body.spec?.boundObjectRef ?? null };
     const now = rc.reg.now();
-    const token = serviceAccountToken(rc.info.namespace, { name: rc.info.name, uid: sa.metadata?.uid ?? '' }, audiences, now, seconds);
+    const tokens = serviceAccountTokens(rc.reg);
+    if (!tokens) throw new Error('service account tokens are not available');
+    const ref = body.spec?.boundObjectRef;
+    const bound = ref && (ref.kind === 'Pod' || ref.kind === 'Secret') ? { kind: ref.kind as 'Pod' | 'Secret', name: String(ref.name ?? ''), uid: String(ref.uid ?? '') } : undefined;
+    const token = tokens.issue(rc.info.namespace, { name: rc.info.name, uid: sa.metadata?.uid ?? '' }, audiences, now, seconds, bound);
     return encodeValue(201, { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', metadata: { name: rc.info.name, namespace: rc.info.namespace, creationTimestamp: null }, spec, status: { token, expirationTimestamp: rfc3339(now + seconds * 1000) } }, out, rc.warnings);
   }
   if (sub === 'eviction') {
@@ -111,8 +93,13 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     }
     case 'selfsubjectreviews':
       return encodeValue(201, { kind: 'SelfSubjectReview', apiVersion: rc.r.apiVersion, metadata: { creationTimestamp: null }, status: { userInfo: requestUser(rc.reg) } }, out, rc.warnings);
-    case 'tokenreviews':
-      return encodeValue(201, review(rc, body, { authenticated: false, user: {}, error: 'token authentication is not enabled' }), out, rc.warnings);
+    case 'tokenreviews': {
+      const token = body.spec?.token;
+      if (typeof token !== 'string' || !token) throw badRequest('token is required for TokenReview in authentication');
+      const tokens = serviceAccountTokens(rc.reg);
+      const result = tokens ? tokens.review(token, body.spec?.audiences, rc.reg.now()) : { authenticated: false as const, error: 'invalid bearer token' };
+      return encodeValue(201, review(rc, body, result.authenticated ? result : { authenticated: false, user: {}, ...(result.error ? { error: result.error } : {}) }), out, rc.warnings);
+    }
     default:
       throw methodNotAllowed();
   }

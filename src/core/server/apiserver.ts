@@ -17,6 +17,7 @@ import { createAccessControl } from '../auth/access';
 import { RbacAuthorizer } from '../auth/rbac';
 import { RbacStoreSync } from '../auth/rbac-sync';
 import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
+import { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { parseQuery, requestInfo } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
@@ -33,7 +34,10 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   registerCrdHooks(ctx);
   // RBAC: the authorizer mirrors the stored policy (loaded and watched once bootstrap has run).
   const rbacSync = opts.authorization === 'RBAC' ? new RbacStoreSync(ctx, new RbacAuthorizer()) : undefined;
-  const access = createAccessControl(opts.authentication, rbacSync?.authorizer);
+  // Service-account tokens are issued and reviewed always; they authenticate requests only when authentication is on.
+  const saTokens = new ServiceAccountTokens(ctx, opts.authentication?.tokens);
+  const authentication = opts.authentication && { ...opts.authentication, tokenAuthenticators: [...(opts.authentication.tokenAuthenticators ?? []), saTokens.authenticate] };
+  const access = createAccessControl(authentication, rbacSync?.authorizer);
 
   let openapi: OpenApiService | undefined;
   let openapiGen = -1;
@@ -81,6 +85,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapCrds(ctx);
     await bootstrapNamespaces(ctx);
     await bootstrapServices(ctx);
+    await saTokens.start();
     if (rbacSync) {
       await reconcileBootstrapPolicy(ctx);
       await rbacSync.start();
@@ -118,7 +123,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const servable = (req: ApiRequest): boolean => {
     if (started) return true;
     // Authorization needs the policy loaded first.
-    if (rbacSync) return false;
+    if (rbacSync || opts.authentication) return false;
     if (req.method !== 'GET') return false;
     const { path, query } = parseQuery(req.url);
     const info = requestInfo(req.method, path, query);
@@ -144,6 +149,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       shuttingDown = true;
       ctx.closed = true;
       rbacSync?.stop();
+      saTokens.stop();
       for (const stop of [...watchStops]) stop();
       await Promise.allSettled([...ctx.background]);
       await mvcc.close();

@@ -44,5 +44,47 @@ export async function benchFloor(action: string, search: URLSearchParams): Promi
     await run('readonly', (s) => s.get(key));
     return new Response(JSON.stringify({ ms: performance.now() - t0 }));
   }
+  if (action === 'bench/idb-fill') {
+    // n values of `bytes` each, keyed in walk order, in one transaction.
+    const n = Number(search.get('n') ?? '0');
+    const value = 'x'.repeat(bytes);
+    const d = await open();
+    await new Promise<void>((resolve, reject) => {
+      const tx = d.transaction('values', 'readwrite');
+      const store = tx.objectStore('values');
+      store.clear();
+      for (let i = 0; i < n; i++) store.put(value, `walk/${String(i).padStart(6, '0')}`);
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    return new Response(JSON.stringify({ n }));
+  }
+  if (action === 'bench/idb-walk') {
+    // The raw paged read the API's limit/continue walk does: `limit` values a page, each page's
+    // values joined into one body.
+    const limit = Number(search.get('limit') ?? '500');
+    const d = await open();
+    const t0 = performance.now();
+    let after: string | undefined;
+    let pages = 0;
+    let total = 0;
+    for (;;) {
+      const range = after === undefined ? IDBKeyRange.bound('walk/', 'walk/\uffff') : IDBKeyRange.bound(after, 'walk/\uffff', true);
+      const [keys, values] = await new Promise<[IDBValidKey[], string[]]>((resolve, reject) => {
+        const tx = d.transaction('values', 'readonly');
+        const store = tx.objectStore('values');
+        const k = store.getAllKeys(range, limit);
+        const v = store.getAll(range, limit);
+        tx.oncomplete = () => resolve([k.result, v.result as string[]]);
+        tx.onerror = () => reject(tx.error);
+      });
+      if (values.length === 0) break;
+      total += `{"items":[${values.join(',')}]}`.length;
+      pages++;
+      after = String(keys[keys.length - 1]);
+      if (values.length < limit) break;
+    }
+    return new Response(JSON.stringify({ ms: performance.now() - t0, pages, bytes: total }));
+  }
   return undefined;
 }
