@@ -34,3 +34,14 @@ export function requestUser(reg: RegistryContext): UserInfo {
 export function requestAuthorizer(reg: RegistryContext): RbacAuthorizer | undefined {
   return (reg as WithAccess)[ACCESS]?.authorizer;
 }
+
+/** Who each request turned out to be (after authentication and impersonation), for the audit log. */
+const usersByRequest = new WeakMap<object, UserInfo>();
+
+export function noteRequestUser(req: object, user: UserInfo): void {
+  usersByRequest.set(req, user);
+}
+
+export function userOfRequest(req: object): UserInfo | undefined {
+  return usersByRequest.get(req);
+}

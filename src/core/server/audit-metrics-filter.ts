@@ -2,6 +2,8 @@
 // timed and counted (metrics.ts), recorded in the audit log (audit.ts), and a request to a
 // deprecated version sets the deprecated-API gauge and audit annotations (deprecation.ts).
 // Watches stay open: their stream is wrapped to count events and long-running requests.
+import { userOfRequest } from '../auth/request-user';
+import type { UserInfo } from '../auth/rbac/types';
 import { isStream, type ApiRequest, type ApiResponse, type ApiStream, type StreamSink } from '../types';
 import { parseQuery, requestInfo } from './requestinfo';
 import type { Catalog } from '../registry/catalog';
@@ -149,6 +151,13 @@ export function createObservability(catalog: Catalog, store: Countable, auditCap
     metrics,
     audit,
     metricsResponse: () => ({ status: 200, headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }, body: metrics.render() }),
-    wrap: (handle) => observeRequests(handle, { catalog, metrics, audit }),
+    wrap: (handle) => observeRequests(handle, { catalog, metrics, audit, userOf: (req) => auditUser(userOfRequest(req)) }),
   };
+}
+
+function auditUser(user: UserInfo | undefined): AuditUser {
+  if (!user) return DEFAULT_AUDIT_USER;
+  const out: AuditUser = { username: user.username, groups: user.groups };
+  if (user.uid) out.uid = user.uid;
+  return out;
 }
