@@ -80,7 +80,7 @@ describe('YAML editor', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.type('rev');
     await page.keyboard.press('Control+Space');
-    const suggest = page.locator('.suggest-widget');
+    const suggest = page.locator('.write-actions .suggest-widget.visible');
     await expect.poll(() => suggest.innerText().catch(() => ''), { timeout: 10_000 }).toContain('revisionHistoryLimit');
     await page.screenshot({ path: join(SHOTS, 'editor-completion.png') });
     await page.keyboard.press('Enter');

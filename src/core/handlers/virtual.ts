@@ -7,7 +7,8 @@ import type { OutputFormat } from '../server/output';
 import { badRequest, invalid, methodNotAllowed } from '../server/status';
 import { encodeValue, objectResponse } from '../server/respond';
 import { decodeObjectBody } from './body';
-import { deleteObject, getObject, updateObject } from '../registry/store';
+import { getObject, updateObject } from '../registry/store';
+import { evictPod } from '../registry/resources/pdb-eviction';
 import { rfc3339, type Obj } from '../registry/objects';
 import { parseDryRun } from './options';
 import { requestAuthorizer, requestUser } from '../auth/request-user';
@@ -48,11 +49,11 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     return encodeValue(201, { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', metadata: { name: rc.info.name, namespace: rc.info.namespace, creationTimestamp: null }, spec, status: { token, expirationTimestamp: rfc3339(now + seconds * 1000) } }, out, rc.warnings);
   }
   if (sub === 'eviction') {
-    // Eviction without PodDisruptionBudgets (they come with the access issue): delete the pod
-    // with the eviction's DeleteOptions.
+    // Deletes the pod with the eviction's DeleteOptions when its PodDisruptionBudget allows.
+    if (body.metadata?.name && body.metadata.name !== rc.info.name) throw badRequest('name in URL does not match name in Eviction object');
     const opts = (body.deleteOptions ?? {}) as Obj;
     const dryRun = parseDryRun(Array.isArray(opts.dryRun) ? opts.dryRun : rc.query.getAll('dryRun'), 'DeleteOptions');
-    await deleteObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, { dryRun, gracePeriodSeconds: opts.gracePeriodSeconds, preconditions: opts.preconditions ?? undefined });
+    await evictPod(rc.reg, rc.r, rc.info.namespace, rc.info.name, { dryRun, gracePeriodSeconds: opts.gracePeriodSeconds, preconditions: opts.preconditions ?? undefined });
     return encodeValue(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, out, rc.warnings);
   }
   if (sub === 'binding') {

@@ -18,6 +18,7 @@ import { RbacAuthorizer } from '../auth/rbac';
 import { RbacStoreSync } from '../auth/rbac-sync';
 import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
+import { PdbStatusController } from '../registry/resources/pdb-controller';
 import { parseQuery, requestInfo } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
@@ -38,6 +39,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const saTokens = new ServiceAccountTokens(ctx, opts.authentication?.tokens);
   const authentication = opts.authentication && { ...opts.authentication, tokenAuthenticators: [...(opts.authentication.tokenAuthenticators ?? []), saTokens.authenticate] };
   const access = createAccessControl(authentication, rbacSync?.authorizer);
+  const pdbStatus = new PdbStatusController(ctx);
 
   let openapi: OpenApiService | undefined;
   let openapiGen = -1;
@@ -86,6 +88,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapNamespaces(ctx);
     await bootstrapServices(ctx);
     await saTokens.start();
+    await pdbStatus.start();
     if (rbacSync) {
       await reconcileBootstrapPolicy(ctx);
       await rbacSync.start();
@@ -150,6 +153,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       ctx.closed = true;
       rbacSync?.stop();
       saTokens.stop();
+      pdbStatus.stop();
       for (const stop of [...watchStops]) stop();
       await Promise.allSettled([...ctx.background]);
       await mvcc.close();

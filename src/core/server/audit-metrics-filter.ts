@@ -55,8 +55,9 @@ export function observeRequests(handle: Handle, deps: ObserveDeps): Handle {
       ...(userAgent ? { userAgent } : {}),
       ...(objectRef ? { objectRef } : {}),
       responseStatus: responseStatusOf(res.status, res.body),
-      requestReceivedTimestamp: microTime(received),
-      stageTimestamp: microTime(now()),
+      // Epoch ms here; the log turns them into MicroTime strings when the event is read.
+      requestReceivedTimestamp: received as unknown as string,
+      stageTimestamp: now() as unknown as string,
       ...(annotations ? { annotations } : {}),
     });
     if (!isStream(res.body)) {

@@ -25,7 +25,12 @@ function formatNumber(n: number): string {
   return String(n);
 }
 
-const keyOf = (labels: Labels): string => JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));
+/** Series key: label values in the order given. Callers build a metric's labels in one fixed key order. */
+const keyOf = (labels: Labels): string => {
+  let key = '';
+  for (const k in labels) key += `${k}\u0000${labels[k]}\u0001`;
+  return key;
+};
 
 interface Family {
   name: string;

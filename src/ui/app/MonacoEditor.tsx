@@ -33,7 +33,7 @@ export function MonacoEditor({ value, onChange, label, schemas }: MonacoEditorPr
         if (disposed || !host.current) return;
         const dark = matchMedia('(prefers-color-scheme: dark)');
         const theme = () => (dark.matches ? 'vs-dark' : 'vs');
-        const editor = monaco.editor.create(host.current, { value, language: 'yaml', automaticLayout: true, minimap: { enabled: false }, theme: theme(), ariaLabel: label, tabFocusMode: true, scrollBeyondLastLine: false, fixedOverflowWidgets: true });
+        const editor = monaco.editor.create(host.current, { value, language: 'yaml', automaticLayout: true, minimap: { enabled: false }, theme: theme(), ariaLabel: label, tabFocusMode: true, scrollBeyondLastLine: false });
         const onScheme = () => monaco.editor.setTheme(theme());
         dark.addEventListener('change', onScheme);
         editor.onDidChangeModelContent(() => latest.current(editor.getValue()));

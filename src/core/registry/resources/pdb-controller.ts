@@ -7,7 +7,7 @@ import { runInBackground } from '../context';
 import type { Obj } from '../objects';
 import { updateObject } from '../store';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
-import { deepEqualJson } from '../../auth/json-equal';
+import { deepEqual } from '../objects';
 import { computePdbStatus } from './pdb-status';
 import { namespaceObjects, pdbResource } from './pdb-eviction';
 
@@ -54,7 +54,7 @@ export class PdbStatusController {
     for (const pdb of budgets) {
       if (pdb.metadata?.deletionTimestamp) continue;
       const status = computePdbStatus(pdb, pods, this.ctx.now());
-      if (deepEqualJson(status, pdb.status ?? {})) continue;
+      if (deepEqual(status, pdb.status ?? {})) continue;
       try {
         await updateObject(this.ctx, pdbs, ns, pdb.metadata.name, (cur) => ({ ...cur, status: computePdbStatus(cur, pods, this.ctx.now()) }), {
           dryRun: false,
