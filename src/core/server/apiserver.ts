@@ -19,6 +19,7 @@ import { RbacStoreSync } from '../auth/rbac-sync';
 import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { PdbStatusController } from '../registry/resources/pdb-controller';
+import { registerAdmission } from '../admission/register';
 import { parseQuery, requestInfo } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
@@ -33,6 +34,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   registerNamespaceHooks(ctx);
   registerServiceHooks(ctx);
   registerCrdHooks(ctx);
+  registerAdmission(ctx);
   // RBAC: the authorizer mirrors the stored policy (loaded and watched once bootstrap has run).
   const rbacSync = opts.authorization === 'RBAC' ? new RbacStoreSync(ctx, new RbacAuthorizer()) : undefined;
   // Service-account tokens are issued and reviewed always; they authenticate requests only when authentication is on.

@@ -9,7 +9,7 @@ import { parseQuery, requestInfo } from './requestinfo';
 import type { Catalog } from '../registry/catalog';
 import { deprecationOf } from './deprecation';
 import { ApiMetrics, requestLabels } from './metrics';
-import { AuditLog, DEFAULT_AUDIT_USER, microTime, objectRefOf, responseStatusOf, type AuditEvent, type AuditUser } from './audit';
+import { AuditLog, DEFAULT_AUDIT_USER, objectRefOf, responseStatusOf, type AuditEvent, type AuditUser } from './audit';
 
 export interface ObserveDeps {
   catalog: Catalog;
