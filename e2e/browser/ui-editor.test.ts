@@ -74,13 +74,15 @@ describe('YAML editor', () => {
     await expect.poll(() => hoverText(), { timeout: 10_000 }).toContain('.spec.replicas');
     expect(await hoverText()).toContain('integer (int32)');
 
-    // Completion inside spec: a new line under replicas, type "rev", ask for suggestions.
+    // Completion inside spec: on a new line under the last spec field, ask for suggestions, then
+    // narrow them by typing.
     await page.locator('.write-actions .view-line', { hasText: 'colour' }).click();
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
-    await page.keyboard.type('rev');
     await page.keyboard.press('Control+Space');
     const suggest = page.locator('.write-actions .suggest-widget.visible');
+    await expect.poll(() => suggest.innerText().catch(() => ''), { timeout: 10_000 }).toContain('replicas');
+    await page.keyboard.type('revisionH', { delay: 50 });
     await expect.poll(() => suggest.innerText().catch(() => ''), { timeout: 10_000 }).toContain('revisionHistoryLimit');
     await page.screenshot({ path: join(SHOTS, 'editor-completion.png') });
     await page.keyboard.press('Enter');

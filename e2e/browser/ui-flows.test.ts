@@ -147,6 +147,8 @@ describe('playground UI', () => {
     expect(await page.getByTestId('write-result').innerText()).toContain('nothing was changed');
     await preview.scrollIntoViewIfNeeded();
     await shot(page, 'apply-conflict-preview');
+    // The live object, the editor and the preview side by side: nothing sticks out at 1280×720.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
 
     await preview.getByRole('button', { name: 'Take ownership (force)' }).click();
     await expect.poll(() => ownersOf(ownedLine(page, /^\s*replicas: 3$/))).toEqual(['manager-b']);
@@ -185,6 +187,35 @@ describe('playground UI', () => {
     await expect.poll(() => page.getByRole('region', { name: 'Watch events' }).innerText()).toMatch(/MODIFIED tabs\/from-other-tab rv \d+/);
     await shot(page, 'watch-other-tab');
     await other.close();
+  });
+
+  it('creates from a list, patches (strategic) and shows a failed replace with its Status', async () => {
+    await go(page, '#/api/v1/namespaces/tabs/configmaps');
+    await page.getByLabel('Name', { exact: true }).fill('made-here');
+    await page.getByRole('button', { name: 'Open or create' }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/api/v1/namespaces/tabs/configmaps/made-here');
+    await page.getByRole('radio', { name: 'Create' }).check();
+    await page.getByRole('button', { name: 'Start from a skeleton' }).click();
+    await expect.poll(() => editorText(page)).toBe('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: made-here\n  namespace: tabs');
+    await setEditor(page, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: made-here\ndata:\n  a: "1"\n');
+    await page.locator('.write-actions').getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => page.getByTestId('write-result').innerText()).toContain('Create: OK');
+    await expect.poll(() => ownedLine(page, /^\s*a: "1"$/).count()).toBe(1);
+
+    await page.getByRole('radio', { name: 'Patch' }).check();
+    await page.getByLabel('patch type').selectOption('strategic');
+    await setEditor(page, 'data:\n  b: "2"\n');
+    await page.locator('.write-actions').getByRole('button', { name: 'Patch', exact: true }).click();
+    await expect.poll(() => page.getByTestId('write-result').innerText()).toContain('Patch (strategic): OK');
+    await expect.poll(() => ownedLine(page, /^\s*b: "2"$/).count()).toBe(1);
+    expect(await ownedLine(page, /^\s*a: "1"$/).count()).toBe(1);
+
+    await page.getByRole('radio', { name: 'Replace' }).check();
+    await setEditor(page, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: someone-else\n');
+    await page.locator('.write-actions').getByRole('button', { name: 'Replace', exact: true }).click();
+    const error = page.getByTestId('write-result').getByRole('alert');
+    await expect.poll(() => error.innerText().catch(() => '')).toMatch(/^400 BadRequest: the name of the object \(someone-else\) does not match the name on the URL \(made-here\)/);
+    await shot(page, 'replace-error');
   });
 
   it('streams a watch in the request console and shows the kubectl and curl equivalents', async () => {

@@ -33,10 +33,11 @@ describe('service account tokens', () => {
     expect(r.status).toBe(201);
     const token: string = r.json.status.token;
     const claims = claimsOf(token);
-    expect(Object.keys(claims)).toEqual(['aud', 'exp', 'iat', 'iss', 'kubernetes.io', 'nbf', 'sub']);
+    expect(Object.keys(claims)).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'kubernetes.io', 'nbf', 'sub']);
     expect(claims).toMatchObject({ aud: ['https://kubernetes.default.svc.cluster.local'], iss: 'https://kubernetes.default.svc.cluster.local', sub: 'system:serviceaccount:default:robot' });
     expect(claims['kubernetes.io']).toEqual({ namespace: 'default', serviceaccount: { name: 'robot', uid: sa.metadata.uid } });
     expect(claims.exp - claims.iat).toBe(1200);
+    expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.json.spec).toEqual({ audiences: ['https://kubernetes.default.svc.cluster.local'], expirationSeconds: 1200, boundObjectRef: null });
   });
 

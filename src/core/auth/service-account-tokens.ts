@@ -4,7 +4,7 @@
 // in the access path, so the existing service accounts (namespace/name → uid) are mirrored here.
 import type { RegistryContext } from '../registry/context';
 import { objectKey, type ServedResource } from '../registry/catalog';
-import type { Obj } from '../registry/objects';
+import { newUid, type Obj } from '../registry/objects';
 import { createObject } from '../registry/store';
 import type { WatchHandle } from '../storage/types';
 import type { StaticToken } from '../server/authn';
@@ -58,10 +58,21 @@ export class ServiceAccountTokens {
       else if (ev.type === 'delete' && ev.prevValue !== undefined) this.forget(JSON.parse(ev.prevValue) as Obj);
     });
     // The watch lags a little; the hooks make a request's own create/delete visible to the next one.
+    const own = this.ctx.hooks.get('/serviceaccounts') ?? {};
     this.ctx.hooks.set('/serviceaccounts', {
-      afterCreate: (_c, _r, obj) => this.remember(obj),
-      afterUpdate: (_c, _r, obj) => this.remember(obj),
-      afterDelete: (_c, _r, obj) => this.forget(obj),
+      ...own,
+      afterCreate: async (c, r, obj) => {
+        this.remember(obj);
+        await own.afterCreate?.(c, r, obj);
+      },
+      afterUpdate: async (c, r, obj, old) => {
+        this.remember(obj);
+        await own.afterUpdate?.(c, r, obj, old);
+      },
+      afterDelete: async (c, r, obj) => {
+        this.forget(obj);
+        await own.afterDelete?.(c, r, obj);
+      },
     });
   }
 
@@ -76,7 +87,8 @@ export class ServiceAccountTokens {
     if (bound?.kind === 'Pod') kube.pod = { name: bound.name, uid: bound.uid };
     if (bound?.kind === 'Secret') kube.secret = { name: bound.name, uid: bound.uid };
     kube.serviceaccount = { name: sa.name, uid: sa.uid };
-    const claims = { aud: audiences, exp: iat + seconds, iat, iss: TOKEN_ISSUER, 'kubernetes.io': kube, nbf: iat, sub: `system:serviceaccount:${namespace}:${sa.name}` };
+    // jti (as kube 1.29+ adds) keeps two tokens issued in the same second for the same account apart.
+    const claims = { aud: audiences, exp: iat + seconds, iat, iss: TOKEN_ISSUER, jti: newUid(), 'kubernetes.io': kube, nbf: iat, sub: `system:serviceaccount:${namespace}:${sa.name}` };
     return signHs256(this.signingKey(), KEY_ID, claims);
   }
 

@@ -20,6 +20,7 @@ import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { PdbStatusController } from '../registry/resources/pdb-controller';
 import { registerAdmission } from '../admission/register';
+import { QuotaStatusController } from '../admission/resource-quota';
 import { parseQuery, requestInfo } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
@@ -42,6 +43,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const authentication = opts.authentication && { ...opts.authentication, tokenAuthenticators: [...(opts.authentication.tokenAuthenticators ?? []), saTokens.authenticate] };
   const access = createAccessControl(authentication, rbacSync?.authorizer);
   const pdbStatus = new PdbStatusController(ctx);
+  const quotaStatus = new QuotaStatusController(ctx);
 
   let openapi: OpenApiService | undefined;
   let openapiGen = -1;
@@ -91,6 +93,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapServices(ctx);
     await saTokens.start();
     await pdbStatus.start();
+    await quotaStatus.start();
     if (rbacSync) {
       await reconcileBootstrapPolicy(ctx);
       await rbacSync.start();
@@ -156,6 +159,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       rbacSync?.stop();
       saTokens.stop();
       pdbStatus.stop();
+      quotaStatus.stop();
       for (const stop of [...watchStops]) stop();
       await Promise.allSettled([...ctx.background]);
       await mvcc.close();

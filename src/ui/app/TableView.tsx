@@ -9,6 +9,7 @@ import { visibleRange } from '../lib/virtual-range';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
 import { EventLog } from './EventLog';
+import { NewObjectForm } from './NewObjectForm';
 import { useLiveList } from './use-live-list';
 
 export interface TableViewProps {
@@ -75,6 +76,7 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
           </select>
         </label>
       </form>
+      <NewObjectForm target={target} namespace={namespace} />
       <ErrorBox error={page.error} />
       {page.isPending && <p aria-busy="true">Loading…</p>}
       {page.data && (

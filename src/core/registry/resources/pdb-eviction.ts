@@ -67,9 +67,15 @@ async function takeDisruption(ctx: RegistryContext, pdbs: ServedResource, pods: 
       const disrupted: Record<string, string> = { ...(status.disruptedPods ?? {}) };
       if (Object.keys(disrupted).length > MAX_DISRUPTED_PODS) throw new ApiError(403, 'Forbidden', 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
       disrupted[podName] = rfc3339(now);
-      const next: Obj = { observedGeneration: status.observedGeneration, disruptedPods: disrupted };
-      const { observedGeneration: _g, disruptedPods: _d, ...rest } = status;
-      Object.assign(next, rest, { disruptionsAllowed: status.disruptionsAllowed - 1 });
+      const next: Obj = {
+        observedGeneration: status.observedGeneration,
+        disruptedPods: disrupted,
+        disruptionsAllowed: status.disruptionsAllowed - 1,
+        currentHealthy: status.currentHealthy,
+        desiredHealthy: status.desiredHealthy,
+        expectedPods: status.expectedPods,
+        conditions: status.conditions,
+      };
       return { ...cur, status: next };
     },
     { dryRun, subresource: 'status', allowCreate: false, checkName: false },

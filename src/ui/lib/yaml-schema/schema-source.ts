@@ -1,6 +1,6 @@
 // Kind schemas from the server's `/openapi/v3`: the index maps `apis/<group>/<version>` to a
 // document URL that carries a content hash, so documents are cached by URL forever and only the
-// index is re-read (at most every few seconds) when a kind is missing — e.g. a CRD created since.
+// index is re-read when a kind is missing (e.g. a CRD created since), one read at a time.
 import type { KindSchema, OpenApiDoc } from './openapi-schema';
 import { findKindSchema } from './openapi-schema';
 import type { SchemaLookup } from './validate';
@@ -10,17 +10,21 @@ export interface OpenApiSource {
   openapiDocument(serverRelativeURL: string): Promise<unknown>;
 }
 
-export function createSchemaLookup(source: OpenApiSource, now: () => number = Date.now, indexTtlMs = 3_000): SchemaLookup {
+export function createSchemaLookup(source: OpenApiSource): SchemaLookup {
   let index: Promise<Record<string, string>> | undefined;
-  let indexAt = 0;
+  let reading = false;
   const documents = new Map<string, Promise<OpenApiDoc>>();
   const readIndex = (fresh: boolean) => {
-    if (!index || (fresh && now() - indexAt > indexTtlMs)) {
-      indexAt = now();
-      index = source.openapiIndex().catch((e: unknown) => {
-        index = undefined;
-        throw e;
-      });
+    if (!index || (fresh && !reading)) {
+      reading = true;
+      index = source.openapiIndex().then(
+        (i) => ((reading = false), i),
+        (e: unknown) => {
+          reading = false;
+          index = undefined;
+          throw e;
+        },
+      );
     }
     return index;
   };

@@ -24,8 +24,6 @@ beforeAll(async () => {
       openapiIndex: async () => Object.fromEntries(Object.entries((await get('/openapi/v3')) as { paths: Record<string, { serverRelativeURL: string }> }).flatMap(([, paths]) => Object.entries(paths).map(([k, v]) => [k, v.serverRelativeURL]))),
       openapiDocument: get,
     },
-    () => Date.now(),
-    0,
   );
 });
 
@@ -44,6 +42,8 @@ describe('schemas from /openapi/v3', () => {
     expect(fieldHover(deployment, ['spec', 'template', 'spec', 'containers', 0], 'ports')).toMatch(/^\*\*\.spec\.template\.spec\.containers\[\]\.ports\*\* `\[\]ContainerPort`/);
     expect(await lookup('', 'v1', 'ConfigMap')).toBeDefined();
     expect(await lookup('apps', 'v1', 'NoSuchKind')).toBeUndefined();
+    // Documents are fetched once each; a missing kind re-reads only the small index.
+    expect(fetches.filter((u) => u.startsWith('/openapi/v3/apis/apps/v1')).length).toBe(1);
   });
 
   it('validates every document: unknown fields, wrong types, syntax, unknown kinds', async () => {

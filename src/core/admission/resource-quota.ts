@@ -1,0 +1,134 @@
+// The ResourceQuota admission plug-in and quota controller. A create that would take a
+// namespace's usage past a quota's hard limit is refused with kube's 403 wording; status.used
+// is recomputed from the stored objects whenever a counted resource or a quota changes.
+import type { RegistryContext } from '../registry/context';
+import { runInBackground } from '../registry/context';
+import type { ServedResource } from '../registry/catalog';
+import { deepEqual, type Obj } from '../registry/objects';
+import { updateObject } from '../registry/store';
+import type { StoreEvent, WatchHandle } from '../storage/types';
+import { forbidden } from '../server/status';
+import { addQuantity, compareQuantity, formatQuantity, isZero, parseQuantity, type Quantity } from '../registry/validation/quantity';
+import { COUNTED, missingPodCompute, usageOf } from './quota-usage';
+
+const ZERO: Quantity = { unscaled: 0n, scale: 0, format: 'DecimalSI' };
+
+/** Adds keeping the format of the first real value (so memory sums stay in Mi/Gi). */
+function plus(a: Quantity, b: Quantity): Quantity {
+  return isZero(a) ? b : addQuantity(a, b);
+}
+
+function served(ctx: RegistryContext, key: string): ServedResource | undefined {
+  const [group, resource] = key.split('/');
+  return ctx.catalog.lookup(group, 'v1', resource);
+}
+
+async function listNs(ctx: RegistryContext, r: ServedResource, ns: string): Promise<Obj[]> {
+  const { kvs } = await ctx.mvcc.range(`${r.keyPrefix}${ns}/`);
+  return kvs.map((kv) => JSON.parse(kv.value) as Obj);
+}
+
+/** Usage of everything counted in the namespace, for the given quota keys. */
+async function namespaceUsage(ctx: RegistryContext, ns: string, keys: Set<string>): Promise<Map<string, Quantity>> {
+  const used = new Map<string, Quantity>();
+  for (const k of keys) used.set(k, ZERO);
+  for (const key of Object.keys(COUNTED)) {
+    const r = served(ctx, key);
+    if (!r) continue;
+    for (const obj of await listNs(ctx, r, ns)) {
+      for (const [k, q] of usageOf(r.info.group, r.info.resource, obj)) if (keys.has(k)) used.set(k, plus(used.get(k) ?? ZERO, q));
+    }
+  }
+  return used;
+}
+
+/** k=v pairs sorted by key, joined with commas (quota's prettyPrint). */
+function pretty(m: Map<string, Quantity>): string {
+  return [...m.keys()].sort().map((k) => `${k}=${formatQuantity(m.get(k)!)}`).join(',');
+}
+
+/** Refuses a create that does not fit every quota of its namespace. */
+export async function admitQuota(ctx: RegistryContext, r: ServedResource, ns: string, obj: Obj): Promise<void> {
+  const quotas = served(ctx, '/resourcequotas');
+  if (!quotas || !ns) return;
+  const all = await listNs(ctx, quotas, ns);
+  if (!all.length) return;
+  const requested = usageOf(r.info.group, r.info.resource, obj);
+  const name = String(obj.metadata?.name ?? '');
+  for (const quota of all.sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)))) {
+    const hard: Record<string, unknown> = quota.spec?.hard ?? {};
+    if (r.info.group === '' && r.info.resource === 'pods') {
+      const missing = missingPodCompute(obj, hard);
+      if (missing.length) throw forbidden(r.info.group, r.info.resource, name, `failed quota: ${quota.metadata.name}: must specify ${missing.join(',')}`);
+    }
+    const keys = new Set([...requested.keys()].filter((k) => k in hard));
+    if (!keys.size) continue;
+    const used = await namespaceUsage(ctx, ns, keys);
+    const failReq = new Map<string, Quantity>();
+    const failUsed = new Map<string, Quantity>();
+    const failHard = new Map<string, Quantity>();
+    for (const k of keys) {
+      const limit = parseQuantity(hard[k]);
+      if (!limit) continue;
+      const after = plus(used.get(k) ?? ZERO, requested.get(k)!);
+      if (compareQuantity(after, limit) > 0) {
+        failReq.set(k, requested.get(k)!);
+        failUsed.set(k, used.get(k) ?? ZERO);
+        failHard.set(k, limit);
+      }
+    }
+    if (failReq.size) {
+      throw forbidden(r.info.group, r.info.resource, name, `exceeded quota: ${quota.metadata.name}, requested: ${pretty(failReq)}, used: ${pretty(failUsed)}, limited: ${pretty(failHard)}`);
+    }
+  }
+}
+
+/** Keeps status.hard and status.used of every quota current. */
+export class QuotaStatusController {
+  private readonly watches: WatchHandle[] = [];
+  private readonly queued = new Set<string>();
+
+  constructor(private readonly ctx: RegistryContext) {}
+
+  async start(): Promise<void> {
+    const quotas = served(this.ctx, '/resourcequotas');
+    if (!quotas || this.watches.length) return;
+    const { kvs, rev } = await this.ctx.mvcc.range(quotas.keyPrefix);
+    for (const kv of kvs) this.queue((JSON.parse(kv.value) as Obj).metadata?.namespace);
+    for (const key of Object.keys(COUNTED)) {
+      const r = served(this.ctx, key);
+      if (r) this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev: StoreEvent) => this.queue(ev.key.slice(r.keyPrefix.length).split('/')[0])));
+    }
+  }
+
+  stop(): void {
+    for (const w of this.watches.splice(0)) w.cancel();
+  }
+
+  private queue(ns: string | undefined): void {
+    if (!ns || this.queued.has(ns) || this.ctx.closed) return;
+    this.queued.add(ns);
+    runInBackground(this.ctx, async () => {
+      await Promise.resolve();
+      this.queued.delete(ns);
+      await this.sync(ns);
+    });
+  }
+
+  async sync(ns: string): Promise<void> {
+    const quotas = served(this.ctx, '/resourcequotas');
+    if (!quotas) return;
+    for (const quota of await listNs(this.ctx, quotas, ns)) {
+      if (quota.metadata?.deletionTimestamp) continue;
+      const hard: Record<string, unknown> = quota.spec?.hard ?? {};
+      const used = await namespaceUsage(this.ctx, ns, new Set(Object.keys(hard)));
+      const status = { hard: { ...hard }, used: Object.fromEntries([...used].map(([k, q]) => [k, formatQuantity(q)])) };
+      if (deepEqual(status, quota.status ?? {})) continue;
+      try {
+        await updateObject(this.ctx, quotas, ns, quota.metadata.name, (cur) => ({ ...cur, status }), { dryRun: false, subresource: 'status', allowCreate: false, checkName: false });
+      } catch {
+        // Deleted meanwhile or closing: the next event tries again.
+      }
+    }
+  }
+}
