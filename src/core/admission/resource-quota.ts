@@ -1,8 +1,8 @@
 // The ResourceQuota admission plug-in and quota controller. A create that would take a
 // namespace's usage past a quota's hard limit is refused with kube's 403 wording; status.used
 // is recomputed from the stored objects whenever a counted resource or a quota changes.
+import { NamespaceQueue } from '../registry/namespace-queue';
 import type { RegistryContext } from '../registry/context';
-import { runInBackground } from '../registry/context';
 import type { ServedResource } from '../registry/catalog';
 import { deepEqual, type Obj } from '../registry/objects';
 import { updateObject } from '../registry/store';
@@ -86,18 +86,20 @@ export async function admitQuota(ctx: RegistryContext, r: ServedResource, ns: st
 /** Keeps status.hard and status.used of every quota current. */
 export class QuotaStatusController {
   private readonly watches: WatchHandle[] = [];
-  private readonly queued = new Set<string>();
+  private readonly namespaces: NamespaceQueue;
 
-  constructor(private readonly ctx: RegistryContext) {}
+  constructor(private readonly ctx: RegistryContext) {
+    this.namespaces = new NamespaceQueue(ctx, (ns) => this.sync(ns));
+  }
 
   async start(): Promise<void> {
     const quotas = served(this.ctx, '/resourcequotas');
     if (!quotas || this.watches.length) return;
     const { kvs, rev } = await this.ctx.mvcc.range(quotas.keyPrefix);
-    for (const kv of kvs) this.queue((JSON.parse(kv.value) as Obj).metadata?.namespace);
+    for (const kv of kvs) this.namespaces.push((JSON.parse(kv.value) as Obj).metadata?.namespace);
     for (const key of Object.keys(COUNTED)) {
       const r = served(this.ctx, key);
-      if (r) this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev: StoreEvent) => this.queue(ev.key.slice(r.keyPrefix.length).split('/')[0])));
+      if (r) this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev: StoreEvent) => this.namespaces.push(ev.key.slice(r.keyPrefix.length).split('/')[0])));
     }
   }
 
@@ -105,15 +107,6 @@ export class QuotaStatusController {
     for (const w of this.watches.splice(0)) w.cancel();
   }
 
-  private queue(ns: string | undefined): void {
-    if (!ns || this.queued.has(ns) || this.ctx.closed) return;
-    this.queued.add(ns);
-    runInBackground(this.ctx, async () => {
-      await Promise.resolve();
-      this.queued.delete(ns);
-      await this.sync(ns);
-    });
-  }
 
   async sync(ns: string): Promise<void> {
     const quotas = served(this.ctx, '/resourcequotas');

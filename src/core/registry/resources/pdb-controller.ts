@@ -2,8 +2,8 @@
 // or a budget queues its namespace, and each queued namespace gets every budget's status
 // recomputed and written when it differs. Eviction does not depend on this (it recomputes inside
 // its own write); this is what `kubectl get pdb` shows.
+import { NamespaceQueue } from '../namespace-queue';
 import type { RegistryContext } from '../context';
-import { runInBackground } from '../context';
 import type { Obj } from '../objects';
 import { updateObject } from '../store';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
@@ -13,17 +13,19 @@ import { namespaceObjects, pdbResource } from './pdb-eviction';
 
 export class PdbStatusController {
   private readonly watches: WatchHandle[] = [];
-  private readonly queued = new Set<string>();
+  private readonly namespaces: NamespaceQueue;
 
-  constructor(private readonly ctx: RegistryContext) {}
+  constructor(private readonly ctx: RegistryContext) {
+    this.namespaces = new NamespaceQueue(ctx, (ns) => this.sync(ns));
+  }
 
   async start(): Promise<void> {
     const pdbs = pdbResource(this.ctx);
     const pods = this.ctx.catalog.lookup('', 'v1', 'pods');
     if (!pdbs || !pods || this.watches.length) return;
     const { kvs, rev } = await this.ctx.mvcc.range(pdbs.keyPrefix);
-    for (const kv of kvs) this.queue((JSON.parse(kv.value) as Obj).metadata?.namespace);
-    const onEvent = (prefix: string) => (ev: StoreEvent) => this.queue(ev.key.slice(prefix.length).split('/')[0]);
+    for (const kv of kvs) this.namespaces.push((JSON.parse(kv.value) as Obj).metadata?.namespace);
+    const onEvent = (prefix: string) => (ev: StoreEvent) => this.namespaces.push(ev.key.slice(prefix.length).split('/')[0]);
     this.watches.push(this.ctx.mvcc.watch(pdbs.keyPrefix, rev, onEvent(pdbs.keyPrefix)));
     this.watches.push(this.ctx.mvcc.watch(pods.keyPrefix, rev, onEvent(pods.keyPrefix)));
   }
@@ -32,16 +34,6 @@ export class PdbStatusController {
     for (const w of this.watches.splice(0)) w.cancel();
   }
 
-  private queue(ns: string | undefined): void {
-    if (!ns || this.queued.has(ns) || this.ctx.closed) return;
-    this.queued.add(ns);
-    runInBackground(this.ctx, async () => {
-      // Events of one burst (a namespace's pods created together) collapse into one pass.
-      await Promise.resolve();
-      this.queued.delete(ns);
-      await this.sync(ns);
-    });
-  }
 
   /** Writes the recomputed status of every budget in the namespace that changed. */
   async sync(ns: string): Promise<void> {
