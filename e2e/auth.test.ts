@@ -1,52 +1,20 @@
 // RBAC end to end with the real kubectl over HTTPS: the server is started with --secure-port,
 // a static token file and --authorization-mode=RBAC; kubectl trusts the CA from the kubeconfig.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './harness';
+import { startSecureServer, type SecureServer } from './secure-server';
 
-const KUBECTL = join(REPO_ROOT, '.tools', 'bin', 'kubectl');
-let dir = '';
-let server: ChildProcess | undefined;
+let secure: SecureServer;
 let kubeconfig = '';
-
-function kubectl(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(stdin ?? '');
-  });
-}
+const kubectl = (args: string[], stdin?: string) => secure.kubectl(args, stdin);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kube-playground-auth-'));
-  await writeFile(join(dir, 'tokens.csv'), 'admin-token,admin,1,"system:masters"\nbob-token,bob,2\n');
-  kubeconfig = join(dir, 'kubeconfig');
-  server = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/hosts/node/main.ts', '--secure-port', '0', '--data-dir', join(dir, 'data'), '--kubeconfig', kubeconfig, '--authorization-mode=RBAC', '--token-auth-file', join(dir, 'tokens.csv')],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 30_000);
-    server!.stdout!.setEncoding('utf8').on('data', (c: string) => {
-      out += c;
-      if (out.includes('listening on https://')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    server!.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  secure = await startSecureServer('admin-token,admin,1,"system:masters"\nbob-token,bob,2\n');
+  kubeconfig = secure.kubeconfig;
 }, 60_000);
 
 afterAll(async () => {
-  server?.kill('SIGTERM');
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await secure?.stop();
 });
 
 describe('RBAC over HTTPS with kubectl', () => {
