@@ -21,7 +21,7 @@ import { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { PdbStatusController } from '../registry/resources/pdb-controller';
 import { registerAdmission } from '../admission/register';
 import { QuotaStatusController } from '../admission/resource-quota';
-import { parseQuery, requestInfo } from './requestinfo';
+import { parseRequest } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 
@@ -133,8 +133,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     // Authorization needs the policy loaded first.
     if (rbacSync || opts.authentication) return false;
     if (req.method !== 'GET') return false;
-    const { path, query } = parseQuery(req.url);
-    const info = requestInfo(req.method, path, query);
+    const { path, query, info } = parseRequest(req);
     return info.isResourceRequest && info.verb === 'get' && !info.subresource && catalog.lookup(info.group, info.version, info.resource) !== undefined;
   };
 

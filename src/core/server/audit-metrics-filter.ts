@@ -5,7 +5,7 @@
 import { userOfRequest } from '../auth/request-user';
 import type { UserInfo } from '../auth/rbac/types';
 import { isStream, type ApiRequest, type ApiResponse, type ApiStream, type StreamSink } from '../types';
-import { parseQuery, requestInfo } from './requestinfo';
+import { parseRequest } from './requestinfo';
 import type { Catalog } from '../registry/catalog';
 import { deprecationOf } from './deprecation';
 import { ApiMetrics, requestLabels } from './metrics';
@@ -26,8 +26,7 @@ export function observeRequests(handle: Handle, deps: ObserveDeps): Handle {
   const now = deps.now ?? (() => Date.now());
   return async (req) => {
     const received = now();
-    const { path, query } = parseQuery(req.url);
-    const info = requestInfo(req.method, path, query);
+    const { path, query, info } = parseRequest(req);
     const r = info.isResourceRequest ? deps.catalog.lookup(info.group, info.version, info.resource) : undefined;
     const deprecated = r ? deprecationOf(r.info) : undefined;
     const labels = r ? requestLabels(info, req.headers['content-type'], query.getAll('dryRun').includes('All')) : undefined;

@@ -3,7 +3,7 @@
 import { noteRequestUser, requestUser } from '../auth/request-user';
 import type { ApiRequest, ApiResponse } from '../types';
 import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
-import { parseQuery, requestInfo, type RequestInfo } from './requestinfo';
+import { parseRequest, type RequestInfo } from './requestinfo';
 import { errorToResponse, jsonResponse } from './respond';
 import type { RegistryContext } from '../registry/context';
 import type { RequestContext } from './context';
@@ -183,8 +183,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
   };
 
   return async (req: ApiRequest): Promise<ApiResponse> => {
-    const { path, query } = parseQuery(req.url);
-    const info = requestInfo(req.method, path, query);
+    const { path, query, info } = parseRequest(req);
     try {
       if (req.body && req.body.length > MAX_REQUEST_BYTES) throw requestEntityTooLarge(`Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
       // Access control runs before routing, as kube's filters do: a 403 comes before a 404.

@@ -121,3 +121,19 @@ function safeDecode(s: string): string {
     return s;
   }
 }
+
+const parsed = new WeakMap<object, { path: string; query: URLSearchParams; info: RequestInfo }>();
+
+/**
+ * Path, query and request info of a request, parsed once however many layers (metrics and
+ * audit, dispatch) ask. A layer that rewrites the URL passes on a new request object.
+ */
+export function parseRequest(req: { method: string; url: string }): { path: string; query: URLSearchParams; info: RequestInfo } {
+  let p = parsed.get(req);
+  if (!p) {
+    const { path, query } = parseQuery(req.url);
+    p = { path, query, info: requestInfo(req.method, path, query) };
+    parsed.set(req, p);
+  }
+  return p;
+}
