@@ -12,6 +12,11 @@ export interface ApiRequest {
   headers: Record<string, string>;
   /** Request body bytes (absent or empty for bodiless requests). */
   body?: Uint8Array;
+  /**
+   * Internal only — hosts never set it from a network request: a create that restores an
+   * exported object keeps its metadata.uid and creationTimestamp.
+   */
+  restore?: boolean;
 }
 
 /** A sink the host gives a streaming body to; the core pushes chunks into it. */

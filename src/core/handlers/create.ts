@@ -11,6 +11,6 @@ export async function handleCreate(rc: RequestContext, out: OutputFormat): Promi
   const dryRun = parseDryRun(rc.query.getAll('dryRun'));
   const owner = fieldOwner(rc.query, rc.req.headers['user-agent'], 'CreateOptions');
   const obj = decodeObjectBody(rc);
-  const res = await createObject(rc.reg, rc.r, rc.info.namespace, obj, dryRun, owner);
+  const res = await createObject(rc.reg, rc.r, rc.info.namespace, obj, dryRun, owner, rc.req.restore === true);
   return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
 }

@@ -102,7 +102,7 @@ function setNamespace(r: ServedResource, meta: Obj, ns: string): void {
   }
 }
 
-export async function createObject(ctx: RegistryContext, r: ServedResource, ns: string, input: unknown, dryRun: boolean, owner?: FieldOwner): Promise<WriteResult> {
+export async function createObject(ctx: RegistryContext, r: ServedResource, ns: string, input: unknown, dryRun: boolean, owner?: FieldOwner, restore = false): Promise<WriteResult> {
   requireObject(input);
   const obj = input;
   obj.kind = r.info.kind;
@@ -112,8 +112,9 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   setNamespace(r, meta, ns);
   if (meta.resourceVersion) throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
   if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) meta.name = meta.generateName + randomSuffix();
-  meta.uid = newUid();
-  meta.creationTimestamp = rfc3339(ctx.now());
+  // A restore (import of an export) keeps the object's identity; anything else gets a new one.
+  if (!(restore && typeof meta.uid === 'string' && meta.uid)) meta.uid = newUid();
+  if (!(restore && typeof meta.creationTimestamp === 'string' && meta.creationTimestamp)) meta.creationTimestamp = rfc3339(ctx.now());
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;

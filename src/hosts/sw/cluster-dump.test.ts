@@ -9,7 +9,9 @@ describe('export and import', () => {
     const source = await createApiServer();
     const body = new TextEncoder().encode(JSON.stringify({ metadata: { name: 'cfg', namespace: 'team' }, data: { a: '1' } }));
     await source.handle({ method: 'POST', url: '/api/v1/namespaces', headers: json, body: new TextEncoder().encode('{"metadata":{"name":"team"}}') });
-    expect((await source.handle({ method: 'POST', url: '/api/v1/namespaces/team/configmaps', headers: json, body })).status).toBe(201);
+    const created = await source.handle({ method: 'POST', url: '/api/v1/namespaces/team/configmaps', headers: json, body });
+    expect(created.status).toBe(201);
+    const original = JSON.parse(created.body as string).metadata;
     const yaml = await exportCluster(source);
     expect(yaml.startsWith('---\n')).toBe(true);
     expect(yaml).toContain('kind: ConfigMap');
@@ -23,7 +25,15 @@ describe('export and import', () => {
     expect(result.created).toBe(2);
     const got = await target.handle({ method: 'GET', url: '/api/v1/namespaces/team/configmaps/cfg', headers: json });
     expect(got.status).toBe(200);
-    expect(JSON.parse(got.body as string).data).toEqual({ a: '1' });
+    const restored = JSON.parse(got.body as string);
+    expect(restored.data).toEqual({ a: '1' });
+    // uids and creation times are kept; resourceVersions are renumbered by the new store.
+    expect(restored.metadata.uid).toBe(original.uid);
+    expect(restored.metadata.creationTimestamp).toBe(original.creationTimestamp);
+    expect(restored.metadata.resourceVersion).not.toBe('');
+    // An ordinary create with a uid in the body still gets a new one.
+    const plain = await target.handle({ method: 'POST', url: '/api/v1/namespaces/team/configmaps', headers: json, body: new TextEncoder().encode(JSON.stringify({ metadata: { name: 'other', uid: original.uid } })) });
+    expect(JSON.parse(plain.body as string).metadata.uid).not.toBe(original.uid);
     await target.close();
   });
 });

@@ -86,6 +86,7 @@ export async function importCluster(server: ApiServer, yamlText: string): Promis
     const res = await server.handle({
       method: 'POST',
       url: collection,
+      restore: true,
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: new TextEncoder().encode(JSON.stringify({ ...obj, metadata: meta })),
     });
