@@ -2,6 +2,7 @@
 // with our static server on 127.0.0.1 (random port), and drive the system Chromium through
 // playwright-core (which downloads no browsers).
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,3 +96,34 @@ export function pageFetch(page: Page, path: string, init: { method?: string; hea
 }
 
 export const json = (r: FetchResult) => JSON.parse(r.body) as { metadata: { resourceVersion: string; name?: string; continue?: string }; items?: Array<{ metadata: { name: string } }>; [k: string]: unknown };
+
+/** Where the UI tests save screenshots for a person to look at. */
+export const UI_SHOTS = join(REPO_ROOT, 'test-results', 'ui-screenshots');
+
+export interface UiSession {
+  site: Site;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** The built site in a 1280×720 page with clipboard access (tests paste into Monaco). */
+export async function openUiSession(): Promise<UiSession> {
+  mkdirSync(UI_SHOTS, { recursive: true });
+  const site = await buildAndServe('/');
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
+  const { page } = await openApp(context, site.url);
+  return {
+    site,
+    browser,
+    context,
+    page,
+    async close() {
+      await browser.close();
+      await site.close();
+    },
+  };
+}

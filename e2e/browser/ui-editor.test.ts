@@ -2,16 +2,14 @@
 // and completion, hovers and validation come from the server's /openapi/v3 for the kind of each
 // document in a multi-document text, CRDs included. Also: keyboard-only navigation and the dark
 // theme at 1280×720, with screenshots in test-results/ui-screenshots/.
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { REPO_ROOT } from '../harness';
-import { buildAndServe, launchBrowser, openApp, pageFetch, type Site } from './harness';
+import { openApp, openUiSession, pageFetch, UI_SHOTS, type Site, type UiSession } from './harness';
 
-const SHOTS = join(REPO_ROOT, 'test-results', 'ui-screenshots');
+const SHOTS = UI_SHOTS;
 
 let site: Site;
 let browser: Browser;
@@ -28,18 +26,15 @@ async function paste(text: string): Promise<void> {
   await page.keyboard.press('Control+V');
 }
 
+let session: UiSession;
+
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  site = await buildAndServe('/');
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
-  ({ page } = await openApp(context, site.url));
+  session = await openUiSession();
+  ({ site, browser, context, page } = session);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+  await session?.close();
 });
 
 describe('YAML editor', () => {

@@ -3,14 +3,12 @@
 // overlay, shared ownership, a watch seeing another tab's change, the request console's watch, and
 // a finalizer holding an object in Terminating. Screenshots of the main views go to
 // test-results/ui-screenshots/ for a person to look at.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { REPO_ROOT } from '../harness';
-import { buildAndServe, launchBrowser, openApp, pageFetch, type Site } from './harness';
+import { openUiSession, pageFetch, UI_SHOTS, type Site, type UiSession } from './harness';
 
-const SHOTS = join(REPO_ROOT, 'test-results', 'ui-screenshots');
+const SHOTS = UI_SHOTS;
 
 let site: Site;
 let browser: Browser;
@@ -58,18 +56,15 @@ function ownedLine(p: Page, text: RegExp): Locator {
 }
 const ownersOf = async (line: Locator) => ((await line.getAttribute('data-owners', { timeout: 2_000 })) ?? '').split(' ').filter(Boolean).sort();
 
+let session: UiSession;
+
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  site = await buildAndServe('/');
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
-  ({ page } = await openApp(context, site.url));
+  session = await openUiSession();
+  ({ site, browser, context, page } = session);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+  await session?.close();
 });
 
 describe('playground UI', () => {
