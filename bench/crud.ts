@@ -37,6 +37,21 @@ function expectStatus(r: { status: number; body: string }, want: number, what: s
   if (r.status !== want) throw new Error(`${what}: expected HTTP ${want}, got ${r.status} ${r.body.slice(0, 300)}`);
 }
 
+/**
+ * Latencies of `a` and `b` measured in alternating blocks, so that a change in machine load
+ * during the run (this VM is shared) lands on both series instead of on one of them.
+ */
+async function interleaved(samples: number, a: (i: number) => Promise<unknown>, b: (i: number) => Promise<unknown>, blocks = 10): Promise<[number[], number[]]> {
+  const as: number[] = [];
+  const bs: number[] = [];
+  const per = Math.ceil(samples / blocks);
+  for (let k = 0; k < blocks; k++) {
+    as.push(...(await sequential(per, (i) => a(k * per + i))));
+    bs.push(...(await sequential(per, (i) => b(k * per + i))));
+  }
+  return [as, bs];
+}
+
 export async function runCrudBench(opts: CrudOptions = {}): Promise<CrudResult> {
   const samples = opts.samples ?? 2000;
   const warmup = opts.warmup ?? 300;
@@ -58,16 +73,18 @@ export async function runCrudBench(opts: CrudOptions = {}): Promise<CrudResult> 
     floor.setBody(got.bytes);
     await sequential(warmup, getHost);
     await sequential(warmup, getFloor);
-    const getP50 = quantile(await sequential(samples, getHost), 0.5);
-    const getFloorP50 = quantile(await sequential(samples, getFloor), 0.5);
+    const [getSamples, getFloorSamples] = await interleaved(samples, getHost, getFloor);
+    const getP50 = quantile(getSamples, 0.5);
+    const getFloorP50 = quantile(getFloorSamples, 0.5);
 
     const createHost = (prefix: string) => (i: number) => hit(agent, host.url, 'POST', NS_PATH, configMap(`${prefix}-${i}`));
     const createFloor = (i: number) => hit(agent, floor.url, 'POST', NS_PATH, configMap(`floor-${i}`));
     floor.setBody(created.bytes, 201);
     await sequential(warmup, createHost('warm'));
     await sequential(warmup, createFloor);
-    const createP50 = quantile(await sequential(samples, createHost('seq')), 0.5);
-    const createFloorP50 = quantile(await sequential(samples, createFloor), 0.5);
+    const [createSamples, createFloorSamples] = await interleaved(samples, createHost('seq'), createFloor);
+    const createP50 = quantile(createSamples, 0.5);
+    const createFloorP50 = quantile(createFloorSamples, 0.5);
 
     const createsPerSec16 = await concurrent(burst, 16, (i) => hit(agent16, host.url, 'POST', NS_PATH, configMap(`burst-${i}`)));
     const floorCreatesPerSec16 = await concurrent(burst, 16, (i) => hit(agent16, floor.url, 'POST', NS_PATH, configMap(`floor-burst-${i}`)));

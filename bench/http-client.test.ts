@@ -24,6 +24,9 @@ describe('bench helpers', () => {
     expect(r.status).toBe(201);
     expect(r.bytes).toBe(1234);
     expect(r.body).toBe('x'.repeat(1234));
+    const head = await hit(agent, floor.url, 'GET', '/x', undefined, 100);
+    expect(head.bytes).toBe(1234);
+    expect(head.body).toBe('x'.repeat(100));
     agent.destroy();
   });
 

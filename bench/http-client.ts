@@ -12,7 +12,11 @@ export function makeAgent(sockets: number): Agent {
   return new Agent({ keepAlive: true, maxSockets: sockets });
 }
 
-export function hit(agent: Agent, base: string, method: string, path: string, body?: string, keepBody = false): Promise<Hit> {
+/**
+ * One request. `keepBody`: true keeps the whole body as text; a number keeps only that many
+ * leading bytes (all bytes are still read and counted), for clients that need just the head.
+ */
+export function hit(agent: Agent, base: string, method: string, path: string, body?: string, keepBody: boolean | number = false): Promise<Hit> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) {
@@ -22,11 +26,12 @@ export function hit(agent: Agent, base: string, method: string, path: string, bo
     const req = request(base + path, { method, agent, headers }, (res) => {
       let bytes = 0;
       const chunks: Buffer[] = [];
+      const head = typeof keepBody === 'number' ? keepBody : Infinity;
       res.on('data', (c: Buffer) => {
+        if (keepBody !== false && bytes < head) chunks.push(bytes + c.length <= head ? c : c.subarray(0, head - bytes));
         bytes += c.length;
-        if (keepBody) chunks.push(c);
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, body: keepBody ? Buffer.concat(chunks).toString() : '' }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, body: keepBody !== false ? Buffer.concat(chunks).toString() : '' }));
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -10,7 +10,8 @@ import { servedPredicate, servedText } from '../registry/conversion';
 import { StorageError, type KV, type RangeResult } from '../storage/types';
 import { awaitRevision, decodeContinue, encodeContinue, parseResourceVersion, CONTINUE_EXPIRED_MESSAGE } from './resourceversion';
 import { withTypeMeta, type Obj } from '../registry/objects';
-import { baseHeaders, encodeValue, jsonResponse, prettyResponse } from '../server/respond';
+import { baseHeaders, encodeValue, JSON_TYPE, prettyResponse } from '../server/respond';
+import { itemBytes, joinBytes } from './list-bytes';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
 
@@ -140,10 +141,11 @@ export function listResponse(rc: RequestContext, data: ListData, out: OutputForm
       return encodeValue(200, { kind: listKind, apiVersion: r.apiVersion, metadata: listMeta(data), items: items() }, out, rc.warnings);
     default: {
       // Built-in list items carry no kind/apiVersion (typed lists); custom resource items do.
-      const parts = r.info.custom ? data.kvs.map((kv) => withTypeMeta(kv.value, kind, r.apiVersion)) : texts();
-      const body = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[${parts.join(',')}]}`;
-      if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(body), null, 2), rc.warnings);
-      return jsonResponse(200, body, rc.warnings);
+      const itemText = r.info.custom ? (kv: KV) => withTypeMeta(kv.value, kind, r.apiVersion) : (kv: KV) => servedText(r, kv.value);
+      const head = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[`;
+      if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(`${head}${data.kvs.map(itemText).join(',')}]}`), null, 2), rc.warnings);
+      const items = data.kvs.map((kv) => itemBytes(kv, r.apiVersion, itemText));
+      return { status: 200, headers: baseHeaders(JSON_TYPE, rc.warnings), body: joinBytes(head, items, ']}\n') };
     }
   }
 }

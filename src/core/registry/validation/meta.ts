@@ -34,8 +34,20 @@ export function validateAnnotations(annotations: unknown, field: string): FieldE
   return errs;
 }
 
+/** Byte length of `s` in UTF-8, counted without encoding it (validation runs on every write). */
 export function utf8Length(s: string): number {
-  return new TextEncoder().encode(s).length;
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: 2 UTF-16 units, 4 UTF-8 bytes.
+      n += 2;
+      i++;
+    } else n += 2; // 3 bytes (lone surrogates encode as U+FFFD, also 3 bytes)
+  }
+  return n;
 }
 
 function validateOwnerReferences(refs: unknown, field: string): FieldError[] {
