@@ -1,9 +1,11 @@
-// The Node host (in-process, memory backend) against the transport floor serving the same byte
-// counts over the same kind of keep-alive connection. Ratios, not absolute numbers, are the
-// point: both sides share this process and this machine.
-import { createApiServer, type ApiServer } from '../src/core/api';
+// The Node host (memory backend) against the transport floor serving the same byte counts over
+// the same kind of keep-alive connection. Ratios, not absolute numbers, are the point. By default
+// both servers run together in a child process (./server-process.ts), apart from this client;
+// with `api` they run in this process around that API.
+import type { ApiServer } from '../src/core/api';
 import { startNodeHost } from '../src/hosts/node/server';
 import { startFloorServer } from './floor-server';
+import { startRemoteServer } from './remote-server';
 import { concurrent, hit, makeAgent, quantile, sequential } from './http-client';
 
 export interface CrudResult {
@@ -23,7 +25,7 @@ export interface CrudOptions {
   warmup?: number;
   /** Creates in the 16-in-flight throughput run. */
   burst?: number;
-  /** The API to serve; by default a fresh createApiServer() (memory backend). */
+  /** Serve this API in this process; by default a fresh one (memory backend) in a child process. */
   api?: ApiServer;
 }
 
@@ -56,9 +58,8 @@ export async function runCrudBench(opts: CrudOptions = {}): Promise<CrudResult> 
   const samples = opts.samples ?? 2000;
   const warmup = opts.warmup ?? 300;
   const burst = opts.burst ?? 3000;
-  const api = opts.api ?? (await createApiServer());
-  const host = await startNodeHost({ port: 0, host: '127.0.0.1', api });
-  const floor = await startFloorServer();
+  const servers = await startServers(opts.api);
+  const { host, floor } = servers;
   const agent = makeAgent(1);
   const agent16 = makeAgent(16);
   try {
@@ -70,7 +71,7 @@ export async function runCrudBench(opts: CrudOptions = {}): Promise<CrudResult> 
 
     const getHost = () => hit(agent, host.url, 'GET', `${NS_PATH}/bench-get`);
     const getFloor = () => hit(agent, floor.url, 'GET', `${NS_PATH}/bench-get`);
-    floor.setBody(got.bytes);
+    await floor.setBody(got.bytes);
     await sequential(warmup, getHost);
     await sequential(warmup, getFloor);
     const [getSamples, getFloorSamples] = await interleaved(samples, getHost, getFloor);
@@ -79,7 +80,7 @@ export async function runCrudBench(opts: CrudOptions = {}): Promise<CrudResult> 
 
     const createHost = (prefix: string) => (i: number) => hit(agent, host.url, 'POST', NS_PATH, configMap(`${prefix}-${i}`));
     const createFloor = (i: number) => hit(agent, floor.url, 'POST', NS_PATH, configMap(`floor-${i}`));
-    floor.setBody(created.bytes, 201);
+    await floor.setBody(created.bytes, 201);
     await sequential(warmup, createHost('warm'));
     await sequential(warmup, createFloor);
     const [createSamples, createFloorSamples] = await interleaved(samples, createHost('seq'), createFloor);
@@ -95,10 +96,31 @@ export async function runCrudBench(opts: CrudOptions = {}): Promise<CrudResult> 
   } finally {
     agent.destroy();
     agent16.destroy();
-    await floor.close();
-    await host.close();
-    await api.close();
+    await servers.close();
   }
+}
+
+interface Servers {
+  host: { url: string };
+  floor: { url: string; setBody(size: number, status?: number): Promise<void> | void };
+  close(): Promise<void>;
+}
+
+async function startServers(api: ApiServer | undefined): Promise<Servers> {
+  if (!api) {
+    const remote = await startRemoteServer();
+    return { host: { url: remote.apiUrl }, floor: { url: remote.floorUrl, setBody: remote.setFloorBody }, close: remote.close };
+  }
+  const host = await startNodeHost({ port: 0, host: '127.0.0.1', api });
+  const floor = await startFloorServer();
+  return {
+    host,
+    floor,
+    async close() {
+      await floor.close();
+      await host.close();
+    },
+  };
 }
 
 const ms = (v: number) => `${v.toFixed(3)} ms`;
