@@ -4,6 +4,8 @@
 // renumbered; the API assigns new uids on create (kube semantics), which the report notes.
 import { parseAllDocuments, stringify } from 'yaml';
 import type { ApiServer } from '../../core/api';
+import { isStream } from '../../core/types';
+import { bodyText } from '../../core/codec/json';
 
 type Obj = { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; uid?: string; [k: string]: unknown }; [k: string]: unknown };
 
@@ -16,8 +18,9 @@ interface ResourceRef {
 
 async function getJson<T>(server: ApiServer, url: string): Promise<T> {
   const res = await server.handle({ method: 'GET', url, headers: { accept: 'application/json' } });
-  if (res.status !== 200 || typeof res.body !== 'string') throw new Error(`GET ${url}: ${res.status}`);
-  return JSON.parse(res.body) as T;
+  if (res.status !== 200 || isStream(res.body)) throw new Error(`GET ${url}: ${res.status}`);
+  // Lists answer bytes, single objects text.
+  return JSON.parse(bodyText(res.body)) as T;
 }
 
 /** Every listable top-level resource, preferred version of each group first. */
@@ -91,7 +94,7 @@ export async function importCluster(server: ApiServer, yamlText: string): Promis
       body: new TextEncoder().encode(JSON.stringify({ ...obj, metadata: meta })),
     });
     if (res.status === 201) result.created++;
-    else result.failed.push({ object: label, status: res.status, message: typeof res.body === 'string' ? (JSON.parse(res.body) as { message?: string }).message ?? '' : '' });
+    else result.failed.push({ object: label, status: res.status, message: isStream(res.body) ? '' : ((JSON.parse(bodyText(res.body) || '{}') as { message?: string }).message ?? '') });
   }
   return result;
 }

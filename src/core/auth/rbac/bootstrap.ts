@@ -52,7 +52,12 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     ),
     clusterRole('system:aggregate-to-edit', aggregateToEditRules(), { [AGG_EDIT]: 'true' }),
     clusterRole('system:aggregate-to-view', aggregateToViewRules(), { [AGG_VIEW]: 'true' }),
-    clusterRole('system:basic-user', [rule(['create'], ['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'])]),
+    // selfsubjectreviews is newer than v1.23 (kubectl 1.34's `auth whoami` calls it); the rule is
+    // the one later releases add to this role, so every user can ask who they are.
+    clusterRole('system:basic-user', [
+      rule(['create'], ['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
+      rule(['create'], ['authentication.k8s.io'], ['selfsubjectreviews']),
+    ]),
     clusterRole('system:discovery', [urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'])]),
     clusterRole('system:public-info-viewer', [urls(['get'], PUBLIC_INFO)]),
     aggregating('view', AGG_VIEW, { [AGG_EDIT]: 'true' }),
