@@ -6,6 +6,7 @@ import { formatListWalk, runListWalkBench, type ListWalkResult } from './list-wa
 import { formatFanout, runFanoutBench, type FanoutResult } from './watch-fanout';
 import { formatMemory, runMemoryBench, type MemoryResult } from './memory';
 import { formatApply, runApplyBench, type ApplyResult } from './apply';
+import { CONVERSION_TARGET, formatConversion, runConversionBench, type ConversionResult } from './conversion';
 
 async function main(): Promise<void> {
   console.log(`kube-playground bench (Node ${process.version}, ${process.platform}/${process.arch})\n`);
@@ -64,6 +65,15 @@ async function main(): Promise<void> {
     console.log(`apply: FAILED: ${(err as Error).message}`);
   }
 
+  console.log('');
+  let conversion: ConversionResult | undefined;
+  try {
+    conversion = await runConversionBench();
+    console.log(formatConversion(conversion));
+  } catch (err) {
+    console.log(`conversion: FAILED: ${(err as Error).message}`);
+  }
+
   console.log('\nsummary');
   if (crud) {
     console.log(`  get    p50 ${(crud.getP50 / crud.getFloorP50).toFixed(2)}x floor (target <= 1.3x)`);
@@ -79,7 +89,11 @@ async function main(): Promise<void> {
   if (apply) {
     console.log(`  apply-create: ${(apply.applyCreateP50 / apply.createP50).toFixed(2)}x create (target <= 1.3x); no-op re-apply: ${(apply.noopApplyP50 / apply.getP50).toFixed(2)}x get (target <= 1.3x), wrote nothing: ${apply.noWrite ? 'yes' : 'NO'}`);
   }
-  if (!crud || !walk || !fanout || !memory || !apply) process.exitCode = 1;
+  if (conversion) {
+    const parts = conversion.cases.map((c) => `${c.name} ${(c.convertedP50 / c.storageP50).toFixed(2)}x`);
+    console.log(`  conversion, get at another version vs storage version (target <= ${CONVERSION_TARGET.toFixed(2)}x): ${parts.join('; ')}`);
+  }
+  if (!crud || !walk || !fanout || !memory || !apply || !conversion) process.exitCode = 1;
 }
 
 void main();

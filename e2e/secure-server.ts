@@ -17,7 +17,8 @@ export interface KubectlResult {
 export interface SecureServer {
   dir: string;
   kubeconfig: string;
-  kubectl(args: string[], stdin?: string): Promise<KubectlResult>;
+  /** Runs kubectl with the server's kubeconfig, or with `otherKubeconfig` (another user's credentials). */
+  kubectl(args: string[], stdin?: string, otherKubeconfig?: string): Promise<KubectlResult>;
   stop(): Promise<void>;
 }
 
@@ -45,9 +46,9 @@ export async function startSecureServer(tokensCsv: string): Promise<SecureServer
   return {
     dir,
     kubeconfig,
-    kubectl: (args, stdin) =>
+    kubectl: (args, stdin, otherKubeconfig) =>
       new Promise((resolve) => {
-        const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
+        const child = execFile(KUBECTL, ['--kubeconfig', otherKubeconfig ?? kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
           resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
         });
         child.stdin?.end(stdin ?? '');

@@ -1,6 +1,7 @@
 // API versions with the real kubectl: a CronJob created through the deprecated batch/v1beta1
-// (kubectl prints the server's warning) and read through batch/v1; /metrics; the audit log; and
-// --runtime-config switching batch/v1beta1 off across a restart of the API over the same data.
+// (kubectl prints the server's warning) and read through batch/v1; a CRD served at a deprecated
+// and a current version; /metrics; the audit log; and --runtime-config switching batch/v1beta1
+// off across a restart of the API over the same data.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,40 @@ spec:
 
 const WARNING = 'Warning: batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob';
 
+// A CRD served at v1beta1 (deprecated, default warning) and v1 (storage), with v1alpha1 unserved.
+const GIZMO_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gizmos.e2e.example.com
+spec:
+  group: e2e.example.com
+  scope: Namespaced
+  names: {plural: gizmos, singular: gizmo, kind: Gizmo}
+  versions:
+  - name: v1alpha1
+    served: false
+    storage: false
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}}
+  - name: v1beta1
+    served: true
+    storage: false
+    deprecated: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}}
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}}
+`;
+
+const GIZMO_V1BETA1 = `apiVersion: e2e.example.com/v1beta1
+kind: Gizmo
+metadata:
+  name: g1
+  namespace: default
+spec:
+  size: 3
+`;
+
 describe('deprecated versions with kubectl', () => {
   let c: Cluster;
   beforeAll(async () => {
@@ -47,11 +82,37 @@ describe('deprecated versions with kubectl', () => {
     expect(got.stderr).not.toContain('deprecated');
   });
 
+  it('a multi-version CRD: create through the deprecated v1beta1 warns; both versions read the object', async () => {
+    const crd = await c.kubectl(['create', '-f', '-'], { stdin: GIZMO_CRD });
+    expect(crd.code, crd.stderr).toBe(0);
+    const ready = await c.kubectl(['wait', '--for=condition=Established', 'crd/gizmos.e2e.example.com', '--timeout=20s']);
+    expect(ready.code, ready.stderr).toBe(0);
+    const created = await c.kubectl(['create', '-f', '-'], { stdin: GIZMO_V1BETA1 });
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain('Warning: e2e.example.com/v1beta1 Gizmo is deprecated; use e2e.example.com/v1 Gizmo');
+    expect(created.stdout).toContain('gizmo.e2e.example.com/g1 created');
+    const v1 = await c.kubectl(['get', 'gizmos.v1.e2e.example.com', 'g1', '-o', 'jsonpath={.apiVersion} {.spec.size}']);
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(v1.stdout).toBe('e2e.example.com/v1 3');
+    expect(v1.stderr).not.toContain('deprecated');
+    const beta = await c.kubectl(['get', 'gizmos.v1beta1.e2e.example.com', 'g1', '-o', 'jsonpath={.apiVersion}']);
+    expect(beta.code, beta.stderr).toBe(0);
+    expect(beta.stdout).toBe('e2e.example.com/v1beta1');
+    expect(beta.stderr).toContain('Warning: e2e.example.com/v1beta1 Gizmo is deprecated');
+    const stored = await c.kubectl(['get', 'crd', 'gizmos.e2e.example.com', '-o', 'jsonpath={.status.storedVersions}']);
+    expect(stored.stdout).toBe('["v1"]');
+    const unserved = await c.kubectl(['get', '--raw', '/apis/e2e.example.com/v1alpha1/namespaces/default/gizmos/g1']);
+    expect(unserved.code).not.toBe(0);
+    expect(unserved.stderr).toContain('NotFound');
+  });
+
   it('get --raw /metrics shows the deprecated-API gauge and request counters', async () => {
     const r = await c.kubectl(['get', '--raw', '/metrics']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('apiserver_requested_deprecated_apis{group="batch",removed_release="1.25",resource="cronjobs",subresource="",version="v1beta1"} 1');
     expect(r.stdout).toMatch(/apiserver_request_total\{code="201",component="apiserver",dry_run="",group="batch",resource="cronjobs",scope="resource",subresource="",verb="POST",version="v1beta1"\} 1/);
+    // Deprecated in 1.22, so hidden in 1.23 unless --show-hidden-metrics-for-version=1.22.
+    expect(r.stdout).not.toContain('etcd_object_counts');
   });
 });
 
@@ -132,5 +193,9 @@ describe('--audit-log-path, --runtime-config and --feature-gates', () => {
     await expect(startServer(dir, ['--feature-gates=ServerSideApply=false'])).rejects.toThrow(
       'invalid argument "ServerSideApply=false" for "--feature-gates" flag: cannot set feature gate ServerSideApply to false, feature is locked to true',
     );
+  });
+
+  it('--show-hidden-metrics-for-version accepts only the previous minor', async () => {
+    await expect(startServer(dir, ['--show-hidden-metrics-for-version=1.21'])).rejects.toThrow("--show-hidden-metrics-for-version must be omitted or have the value '1.22'. Only the previous minor version is allowed");
   });
 });

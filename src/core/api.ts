@@ -5,6 +5,9 @@ import type { KvBackend } from './storage/types';
 import type { AuthorizationMode } from './auth/access';
 import type { AuthenticationOptions } from './server/authn';
 import type { AuditLog } from './server/audit';
+import type { WebhookTransport } from './admission/webhooks/call';
+
+export type { WebhookCall, WebhookTransport } from './admission/webhooks/call';
 
 export interface ApiServerOptions {
   /** Durable backend; defaults to the in-memory one. */
@@ -26,14 +29,18 @@ export interface ApiServerOptions {
   lazyOpen?: boolean;
   /** 'AlwaysAllow' (default: everyone may do anything) or 'RBAC' (bootstrap policy, roles and bindings enforced). */
   authorization?: AuthorizationMode;
-  /** Bearer-token authentication; absent means every caller is the admin (system:masters). */
+  /** Authentication (host-verified client certificates, bearer tokens); absent means every caller is the admin (system:masters). */
   authentication?: AuthenticationOptions;
   /** kube-apiserver's --runtime-config (`batch/v1beta1=false,api/beta=false`); invalid text fails start-up. */
   runtimeConfig?: string;
   /** kube-apiserver's --feature-gates (`APIListChunking=false`); invalid text fails start-up. */
   featureGates?: string;
+  /** kube-apiserver's --show-hidden-metrics-for-version: only the previous minor (`1.22`); other values fail start-up. */
+  showHiddenMetricsForVersion?: string;
   /** How many audit events the ring keeps (default 1000). */
   auditCapacity?: number;
+  /** Calls admission webhooks (`clientConfig.url`); without it every webhook call fails per its failurePolicy. */
+  webhookTransport?: WebhookTransport;
 }
 
 export interface ApiServer {

@@ -17,6 +17,22 @@ export interface ApiRequest {
    * exported object keeps its metadata.uid and creationTimestamp.
    */
   restore?: boolean;
+  /**
+   * Set only by a host, from the TLS handshake of the connection — never from headers or the
+   * body: the client certificate the peer presented (absent when it presented none). The core's
+   * x509 authenticator turns a verified one into a user (CN = name, each O = a group).
+   */
+  clientCertificate?: ClientCertificate;
+}
+
+/** A TLS peer certificate as the host saw it. */
+export interface ClientCertificate {
+  /** It chains to the server's client CA, is within its validity period and allows client auth. */
+  verified: boolean;
+  /** Subject CN (empty when the subject has none). */
+  commonName: string;
+  /** Subject O values, in certificate order. */
+  organizations: string[];
 }
 
 /** A sink the host gives a streaming body to; the core pushes chunks into it. */

@@ -1,32 +1,51 @@
 // The IndexedDB backend (browser, Service Worker), through the `idb` wrapper with explicit
 // transactions only. Object stores:
-//   values  key → JSON text          index  key → { createRev, modRev }
-//   meta    'state' → { revision, compactRevision }      history  rev → StoreEvent
-// One readwrite transaction covers a whole commit batch across all four stores, so a batch lands
-// completely or not at all. Values are JSON text, not objects: lists become string joins, and
-// structured-cloning a string is far cheaper than cloning an object tree.
+//   objects  key → { v: JSON text, c: createRev, m: modRev }   (value and index in one record)
+//   history  batch revision → the batch's events without values  (see durable-history.ts)
+//   meta     'state' → { compactRevision }, written only when compaction advances
+// A commit therefore puts one record per written key plus one small history record: the store's
+// revision is not written on every commit but derived at open as the newest history key (or the
+// compaction revision, when history was trimmed to nothing). One readwrite transaction covers the
+// whole batch, so it lands completely or not at all. Values are JSON text: lists become string
+// joins, and structured-cloning a string is far cheaper than cloning an object tree.
+//
+// Layout version 2. A version-1 database (separate values/index stores, meta written per commit,
+// values duplicated in history) is wiped by the upgrade: pre-release data, no migration.
 
-import { wrap, type DBSchema, type IDBPDatabase, type IDBPObjectStore } from 'idb';
+import { unwrap, wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import {
   StorageError,
   type BackendState,
   type BackendHead,
   type CommitBatch,
+  type IndexRecord,
   type KvBackend,
-  type StoreEvent,
 } from '../../core/storage/types';
+import { fromDurable, toDurable, type DurableEvent } from './durable-history';
+
+interface ObjectRecord {
+  /** The object's JSON text. */
+  v: string;
+  c: number;
+  m: number;
+}
 
 interface KvSchema extends DBSchema {
-  values: { key: string; value: string };
-  index: { key: string; value: { createRev: number; modRev: number } };
-  meta: { key: string; value: { revision: number; compactRevision: number } };
-  history: { key: number; value: StoreEvent };
+  objects: { key: string; value: ObjectRecord };
+  history: { key: number; value: DurableEvent[] };
+  meta: { key: string; value: { compactRevision: number } };
 }
 
 type Db = IDBPDatabase<KvSchema>;
-const STORES = ['values', 'index', 'meta', 'history'] as const;
+const STORES = ['objects', 'history', 'meta'] as const;
 const META_KEY = 'state';
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
+/**
+ * Relaxed: the transaction completes once the OS has the data, without waiting for a flush to
+ * disk (Chromium's default since M121; said explicitly so the benchmark's raw-put floor can use
+ * the same). A power loss may lose the last commits, never tear one.
+ */
+export const IDB_DURABILITY = { durability: 'relaxed' } as const;
 
 export interface IdbBackendOptions {
   dbName: string;
@@ -36,8 +55,8 @@ export interface IdbBackendOptions {
 
 export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
   let db: Db | undefined;
-  /** History events at or below this revision are known to be deleted already. */
-  let trimmedTo = -1;
+  /** History at or below this revision is known to be deleted and meta to say so already. */
+  let trimmedTo = 0;
 
   const database = async (): Promise<Db> => {
     if (!db) db = await openDatabase(opts.indexedDB ?? globalThis.indexedDB, opts.dbName);
@@ -49,72 +68,69 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
 
     async open(): Promise<BackendState> {
       return guard('open', async () => {
-        const tx = (await database()).transaction(['index', 'meta', 'history'], 'readonly');
-        const [keys, records, meta, events] = await Promise.all([
-          tx.objectStore('index').getAllKeys(),
-          tx.objectStore('index').getAll(),
-          tx.objectStore('meta').get(META_KEY),
+        const tx = (await database()).transaction(STORES, 'readonly');
+        const [keys, records, batches, meta] = await Promise.all([
+          tx.objectStore('objects').getAllKeys(),
+          tx.objectStore('objects').getAll(),
           tx.objectStore('history').getAll(),
+          tx.objectStore('meta').get(META_KEY),
           tx.done,
         ]);
-        return {
-          revision: meta?.revision ?? 0,
-          compactRevision: meta?.compactRevision ?? 0,
-          index: keys.map((key, i) => ({ key, createRev: records[i]!.createRev, modRev: records[i]!.modRev })),
-          events,
-        };
+        const index: IndexRecord[] = [];
+        const values: Array<[string, string]> = [];
+        const current = new Map<string, string>();
+        keys.forEach((key, i) => {
+          const rec = records[i]!;
+          index.push({ key, createRev: rec.c, modRev: rec.m });
+          values.push([key, rec.v]);
+          current.set(key, rec.v);
+        });
+        const compactRevision = meta?.compactRevision ?? 0;
+        const events = fromDurable(batches, (key) => current.get(key));
+        const lastRev = events.length ? events[events.length - 1]!.rev : 0;
+        return { revision: Math.max(lastRev, compactRevision), compactRevision, index, events, values };
       });
     },
 
     async openHead(): Promise<BackendHead> {
-      // Meta only: a cold worker's first GET reads its one key with readEntries.
+      // Meta and the newest history key only: a cold worker's first GET reads its one key with readEntries.
       return guard('open', async () => {
-        const tx = (await database()).transaction('meta', 'readonly');
-        const [meta] = await Promise.all([tx.store.get(META_KEY), tx.done]);
-        return { revision: meta?.revision ?? 0, compactRevision: meta?.compactRevision ?? 0 };
+        const tx = (await database()).transaction(['history', 'meta'], 'readonly');
+        const [meta, last] = await Promise.all([
+          tx.objectStore('meta').get(META_KEY),
+          tx.objectStore('history').openKeyCursor(null, 'prev'),
+          tx.done,
+        ]);
+        const compactRevision = meta?.compactRevision ?? 0;
+        return { revision: Math.max(last?.key ?? 0, compactRevision), compactRevision };
       });
     },
 
     async readEntries(keys: string[]): Promise<Array<{ value: string; createRev: number; modRev: number } | undefined>> {
       return guard('read', async () => {
-        const tx = (await database()).transaction(['values', 'index'], 'readonly');
-        const values = tx.objectStore('values');
-        const index = tx.objectStore('index');
-        const [out] = await Promise.all([
-          Promise.all(
-            keys.map(async (key) => {
-              const [value, rec] = await Promise.all([values.get(key), index.get(key)]);
-              return value === undefined || !rec ? undefined : { value, createRev: rec.createRev, modRev: rec.modRev };
-            }),
-          ),
-          tx.done,
-        ]);
-        return out;
+        const records = await getRecords(await database(), keys);
+        return records.map((rec) => (rec ? { value: rec.v, createRev: rec.c, modRev: rec.m } : undefined));
       });
     },
 
     async read(keys: string[]): Promise<Array<string | undefined>> {
-      return guard('read', async () => {
-        const tx = (await database()).transaction('values', 'readonly');
-        const [values] = await Promise.all([Promise.all(keys.map((key) => tx.store.get(key))), tx.done]);
-        return values;
-      });
+      return guard('read', async () => (await getRecords(await database(), keys)).map((rec) => rec?.v));
     },
 
     async readPrefix(prefix: string): Promise<Array<[string, string]>> {
       return guard('readPrefix', async () => {
-        const tx = (await database()).transaction('values', 'readonly');
+        const tx = (await database()).transaction('objects', 'readonly');
         if (prefix === '') {
-          // The bulk path used at open: two getAll calls beat a cursor walk by a wide margin.
-          const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll(), tx.done]);
-          return keys.map((key, i): [string, string] => [key, values[i]!]);
+          // The bulk path: two getAll calls beat a cursor walk by a wide margin.
+          const [keys, records] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll(), tx.done]);
+          return keys.map((key, i): [string, string] => [key, records[i]!.v]);
         }
         // A cursor jumped to the prefix avoids needing IDBKeyRange (not passed in with the factory).
         const pairs: Array<[string, string]> = [];
         let cursor = await tx.store.openCursor();
         if (cursor && cursor.key < prefix) cursor = await cursor.continue(prefix);
         while (cursor && cursor.key.startsWith(prefix)) {
-          pairs.push([cursor.key, cursor.value]);
+          pairs.push([cursor.key, cursor.value.v]);
           cursor = await cursor.continue();
         }
         await tx.done;
@@ -124,35 +140,16 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
 
     async commit(batch: CommitBatch): Promise<void> {
       return guard('commit', async () => {
-        const tx = (await database()).transaction(STORES, 'readwrite');
-        const ops: Array<Promise<unknown>> = [];
-        try {
-          const values = tx.objectStore('values');
-          const index = tx.objectStore('index');
-          const history = tx.objectStore('history');
-          for (const key of batch.deletes) ops.push(values.delete(key), index.delete(key));
-          for (const r of batch.puts) {
-            ops.push(values.put(r.value, r.key), index.put({ createRev: r.createRev, modRev: r.modRev }, r.key));
-          }
-          for (const ev of batch.events) ops.push(history.put(ev, ev.rev));
-          ops.push(tx.objectStore('meta').put({ revision: batch.revision, compactRevision: batch.compactRevision }, META_KEY));
-          if (batch.compactRevision > trimmedTo) ops.push(trimHistory(history, batch.compactRevision));
-        } catch (error) {
-          // A request that throws synchronously (e.g. a value that cannot be cloned) must not leave
-          // the earlier requests of this batch to commit on their own.
-          tx.abort();
-          await Promise.allSettled([...ops, tx.done]);
-          throw error;
-        }
-        await Promise.all([...ops, tx.done]);
-        trimmedTo = Math.max(trimmedTo, batch.compactRevision);
+        const compacting = batch.compactRevision > trimmedTo;
+        await writeBatch(unwrap(await database()), batch, compacting);
+        if (compacting) trimmedTo = batch.compactRevision;
       });
     },
 
     async healthy(): Promise<boolean> {
       try {
         // A readwrite transaction proves the database is open and takes write locks.
-        const tx = (await database()).transaction('meta', 'readwrite');
+        const tx = (await database()).transaction('meta', 'readwrite', IDB_DURABILITY);
         await Promise.all([tx.store.get(META_KEY), tx.done]);
         return true;
       } catch {
@@ -167,12 +164,20 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
   };
 }
 
+async function getRecords(db: Db, keys: string[]): Promise<Array<ObjectRecord | undefined>> {
+  const tx = db.transaction('objects', 'readonly');
+  const [records] = await Promise.all([Promise.all(keys.map((key) => tx.store.get(key))), tx.done]);
+  return records;
+}
+
 async function openDatabase(factory: IDBFactory | undefined, name: string): Promise<Db> {
   if (!factory) throw new StorageError('Unavailable', 'IndexedDB is not available here');
   const request = factory.open(name, SCHEMA_VERSION);
   request.onupgradeneeded = () => {
     const raw = request.result;
-    for (const store of STORES) if (!raw.objectStoreNames.contains(store)) raw.createObjectStore(store);
+    // Any older layout is dropped whole (see the header): its records mean something else now.
+    for (const store of Array.from(raw.objectStoreNames)) raw.deleteObjectStore(store);
+    for (const store of STORES) raw.createObjectStore(store);
   };
   const db = (await wrap(request)) as unknown as Db;
   // Another tab upgrading the schema: step aside instead of blocking it.
@@ -180,15 +185,48 @@ async function openDatabase(factory: IDBFactory | undefined, name: string): Prom
   return db;
 }
 
-type HistoryStore = IDBPObjectStore<KvSchema, typeof STORES, 'history', 'readwrite'>;
+/**
+ * One readwrite transaction for the batch, on the plain IndexedDB API: the commit is the hot path,
+ * and only the transaction's outcome matters (a failed request aborts it), so no per-request
+ * promises. Resolves on complete; rejects with the transaction's error when it aborts.
+ */
+function writeBatch(db: IDBDatabase, batch: CommitBatch, compacting: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(compacting ? [...STORES] : ['objects', 'history'], 'readwrite', IDB_DURABILITY);
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+    try {
+      const objects = tx.objectStore('objects');
+      for (const key of batch.deletes) objects.delete(key);
+      for (const r of batch.puts) objects.put({ v: r.value, c: r.createRev, m: r.modRev } satisfies ObjectRecord, r.key);
+      const history = tx.objectStore('history');
+      history.put(toDurable(batch.events), batch.revision);
+      if (compacting) {
+        tx.objectStore('meta').put({ compactRevision: batch.compactRevision }, META_KEY);
+        trimHistory(history, batch.compactRevision);
+      }
+    } catch (error) {
+      // A request that throws synchronously (e.g. a value that cannot be cloned) must not leave
+      // the earlier requests of this batch to commit on their own. Rejecting first keeps this
+      // error rather than the abort's.
+      reject(error);
+      tx.abort();
+    }
+  });
+}
 
-/** Deletes history events at or below `rev`: they are the oldest keys, so walk from the start. */
-async function trimHistory(history: HistoryStore, rev: number): Promise<void> {
-  let cursor = await history.openCursor();
-  while (cursor && cursor.key <= rev) {
-    await cursor.delete();
-    cursor = await cursor.continue();
-  }
+/**
+ * Deletes history batches whose revision is at or below `rev`: they are the oldest keys, so walk
+ * from the start. A batch straddling `rev` stays; open() drops its older events.
+ */
+function trimHistory(history: IDBObjectStore, rev: number): void {
+  const request = history.openCursor();
+  request.onsuccess = () => {
+    const cursor = request.result;
+    if (!cursor || (cursor.key as number) > rev) return;
+    cursor.delete();
+    cursor.continue();
+  };
 }
 
 async function guard<T>(what: string, run: () => Promise<T>): Promise<T> {

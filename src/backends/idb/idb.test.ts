@@ -41,16 +41,26 @@ describe('indexeddb backend', () => {
     const backend = freshBackend();
     await backend.commit(put('/b/2', 1));
     await backend.commit(put('/a/1', 2));
-    await backend.commit({ ...put('/b/1', 3), deletes: ['/a/1'] });
+    const withDelete = put('/b/1', 3);
+    await backend.commit({
+      ...withDelete,
+      revision: 4,
+      deletes: ['/a/1'],
+      events: [...withDelete.events, { type: 'delete', key: '/a/1', rev: 4, prevValue: '{"k":"/a/1"}', createRev: 2, prevModRev: 2 }],
+    });
     await backend.close();
     const again = sameDatabase(backend);
     const state = await again.open();
-    expect(state.revision).toBe(3);
+    expect(state.revision).toBe(4);
     expect(state.index).toEqual([
       { key: '/b/1', createRev: 3, modRev: 3 },
       { key: '/b/2', createRev: 1, modRev: 1 },
     ]);
-    expect(state.events.map((ev) => ev.rev)).toEqual([1, 2, 3]);
+    expect(state.events.map((ev) => ev.rev)).toEqual([1, 2, 3, 4]);
+    // History stores no values: a put's value comes back from the next change or the current record.
+    expect(state.events.map((ev) => ev.value)).toEqual(['{"k":"/b/2"}', '{"k":"/a/1"}', '{"k":"/b/1"}', undefined]);
+    expect(state.events[3]!.prevValue).toBe('{"k":"/a/1"}');
+    expect((await again.openHead!()).revision).toBe(4);
     expect(await again.read(['/b/2', '/a/1'])).toEqual(['{"k":"/b/2"}', undefined]);
     expect(await again.readPrefix('/b/')).toEqual([['/b/1', '{"k":"/b/1"}'], ['/b/2', '{"k":"/b/2"}']]);
     expect(await again.readPrefix('/a/')).toEqual([]);
@@ -73,8 +83,8 @@ describe('indexeddb backend', () => {
     const backend = freshBackend();
     await backend.commit(put('/k/1', 1));
     const bad = put('/k/2', 2);
-    // A function cannot be structured-cloned: the history put fails after the value puts.
-    (bad.events[0] as unknown as { extra: unknown }).extra = () => 0;
+    // A function cannot be structured-cloned: the second put fails after the first was issued.
+    bad.puts.push({ key: '/k/3', value: (() => 0) as unknown as string, createRev: 2, modRev: 2 });
     const error = await Promise.resolve(backend.commit(bad)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).code).toBe('Backend');
@@ -82,6 +92,27 @@ describe('indexeddb backend', () => {
     expect(state.revision).toBe(1);
     expect(state.index.map((r) => r.key)).toEqual(['/k/1']);
     expect(await backend.read(['/k/2'])).toEqual([undefined]);
+    await backend.close();
+  });
+
+  it('wipes a database of the old layout (version 1) instead of misreading it', async () => {
+    const dbName = `kv-${++counter}`;
+    await new Promise<void>((resolve, reject) => {
+      const req = factory.open(dbName, 1);
+      req.onupgradeneeded = () => {
+        for (const store of ['values', 'index', 'meta', 'history']) req.result.createObjectStore(store);
+        req.result.createObjectStore('meta-old').put({ revision: 9 }, 'state');
+        req.transaction!.objectStore('values').put('{"old":true}', '/old');
+        req.transaction!.objectStore('meta').put({ revision: 9, compactRevision: 0 }, 'state');
+      };
+      req.onsuccess = () => (req.result.close(), resolve());
+      req.onerror = () => reject(req.error);
+    });
+    const backend = createIdbBackend({ dbName, indexedDB: factory });
+    expect(await backend.openHead!()).toEqual({ revision: 0, compactRevision: 0 });
+    expect(await backend.open()).toEqual({ revision: 0, compactRevision: 0, index: [], events: [], values: [] });
+    await backend.commit(put('/new', 1));
+    expect(await backend.read(['/new', '/old'])).toEqual(['{"k":"/new"}', undefined]);
     await backend.close();
   });
 

@@ -1,7 +1,6 @@
 // The PodSecurity admission plug-in (pod-security-admission), enforce mode: a namespace labelled
 // pod-security.kubernetes.io/enforce=baseline|restricted refuses pods that break the level, with
-// the checks' own wording. The warn and audit modes need a way to add response warnings from the
-// create path, which the store hooks do not have yet; they are not done here.
+// the checks' own wording. The warn and audit modes (pod-security-modes.ts) reuse these checks.
 import type { RegistryContext } from '../registry/context';
 import type { Obj } from '../registry/objects';
 import { objectKey } from '../registry/catalog';
@@ -117,17 +116,49 @@ function parseLevel(v: unknown): Level | undefined {
   return v === 'privileged' || v === 'baseline' || v === 'restricted' ? v : undefined;
 }
 
+export type PodSecurityMode = 'enforce' | 'audit' | 'warn';
+
+export interface ModePolicy {
+  level: Level;
+  version: string;
+}
+
+/** The namespace's policy per mode (privileged:latest when unlabelled). */
+export type NamespacePolicy = Record<PodSecurityMode, ModePolicy>;
+
+export function policyFromLabels(labels: Record<string, string> | undefined): NamespacePolicy {
+  const mode = (m: PodSecurityMode): ModePolicy => ({
+    level: parseLevel(labels?.[`pod-security.kubernetes.io/${m}`]) ?? 'privileged',
+    version: labels?.[`pod-security.kubernetes.io/${m}-version`] || 'latest',
+  });
+  return { enforce: mode('enforce'), audit: mode('audit'), warn: mode('warn') };
+}
+
+/** The namespace's policy, read from its labels (undefined for a missing namespace). */
+export async function namespacePolicy(ctx: RegistryContext, ns: string): Promise<NamespacePolicy | undefined> {
+  const namespaces = ctx.catalog.lookup('', 'v1', 'namespaces');
+  if (!namespaces || !ns) return undefined;
+  const kv = await ctx.mvcc.get(objectKey(namespaces, '', ns));
+  return kv ? policyFromLabels((JSON.parse(kv.value) as Obj).metadata?.labels) : undefined;
+}
+
+/** `reason (detail), reason (detail)` as pod-security-admission's ForbiddenDetail joins them. */
+export function violationText(p: ModePolicy, spec: Obj): string | undefined {
+  if (p.level === 'privileged') return undefined;
+  const findings = podSecurityFindings(p.level, spec);
+  return findings.length ? findings.map((f) => `${f.reason} (${f.detail})`).join(', ') : undefined;
+}
+
+export const policyName = (p: ModePolicy) => `${p.level}:${p.version}`;
+
+/** Enforce mode for a pod: Forbidden with the checks' wording. */
+export function enforcePodSecurity(policy: NamespacePolicy, pod: Obj): void {
+  const text = pod.spec ? violationText(policy.enforce, pod.spec) : undefined;
+  if (text) throw forbidden('', 'pods', String(pod.metadata?.name ?? ''), `violates PodSecurity "${policyName(policy.enforce)}": ${text}`);
+}
+
 /** Enforce mode for pod creates. */
 export async function admitPodSecurity(ctx: RegistryContext, ns: string, pod: Obj): Promise<void> {
-  const namespaces = ctx.catalog.lookup('', 'v1', 'namespaces');
-  if (!namespaces || !ns || !pod.spec) return;
-  const kv = await ctx.mvcc.get(objectKey(namespaces, '', ns));
-  const labels: Record<string, string> = kv ? ((JSON.parse(kv.value) as Obj).metadata?.labels ?? {}) : {};
-  const level = parseLevel(labels['pod-security.kubernetes.io/enforce']);
-  if (!level || level === 'privileged') return;
-  const findings = podSecurityFindings(level, pod.spec);
-  if (!findings.length) return;
-  const version = labels['pod-security.kubernetes.io/enforce-version'] || 'latest';
-  const text = findings.map((f) => `${f.reason} (${f.detail})`).join(', ');
-  throw forbidden('', 'pods', String(pod.metadata?.name ?? ''), `violates PodSecurity "${level}:${version}": ${text}`);
+  const policy = pod.spec ? await namespacePolicy(ctx, ns) : undefined;
+  if (policy) enforcePodSecurity(policy, pod);
 }

@@ -12,6 +12,8 @@
 // - applyPatch for apply patches: `managed` = the live object's entries (decodeManagedFields);
 //   the returned object already carries the new metadata.managedFields. When it deep-equals
 //   the live object the write can be skipped (no new resourceVersion).
+// - versions: for resources served at several versions whose field paths differ, how to convert
+//   objects between them; managers that wrote through another version are then compared there.
 // - ignoredFields = kube's reset fields for the write path, e.g. [['status']] for the main
 //   resource of kinds with a status subresource and [['spec']] (plus whatever the kind's status
 //   strategy resets) for /status. They are never owned, and applyPatch keeps their live values.
@@ -35,8 +37,9 @@ import { FieldManagerError } from './typed';
 import { applyOwnership, updateOwnership, type UpdaterContext } from './updater';
 import { managerFromUserAgent } from './useragent';
 import { isMap } from './value';
+import { type VersionConverter, VersionViews } from './versions';
 
-export type { Conflict, ManagedFieldsEntry, SchemaRoot };
+export type { Conflict, ManagedFieldsEntry, SchemaRoot, VersionConverter };
 export { conflictMessages, decodeManagedFields, FieldManagerError, isResetManagedFields, managerFromUserAgent, validateManagedFields };
 
 /** The manager name kube uses for fields that existed before the first apply. */
@@ -51,6 +54,12 @@ interface WriteArgs {
   schema: SchemaRoot;
   /** Top-level-first field paths this write path ignores (kube's reset fields). */
   ignoredFields?: string[][];
+  /**
+   * How to see the object at other apiVersions of the resource: managers that wrote through
+   * another version are compared (and pruned) there, as kube does. Absent: every set is read
+   * at the request's version.
+   */
+  versions?: VersionConverter;
 }
 
 /**
@@ -129,6 +138,7 @@ export function managedFieldsForUpdate(requested: unknown, live: unknown): Manag
 
 function context(args: WriteArgs): UpdaterContext {
   const ctx: UpdaterContext = { type: rootType(args.schema), strip: STRIPPED_FIELDS };
+  if (args.versions) ctx.views = new VersionViews(args.apiVersion, ctx.type, args.versions);
   if (args.ignoredFields && args.ignoredFields.length > 0) ctx.ignored = FieldSet.of(...args.ignoredFields.map((p) => p.map(fieldElement)));
   return ctx;
 }

@@ -1,13 +1,14 @@
 // The ownership bookkeeping of structured-merge-diff's merge.Updater: who loses fields when an
 // object changes, conflicts for appliers, and pruning of fields an applier stopped applying.
-// Managers are keyed by kube's manager identifier (see managers.ts); every manager's set is
-// interpreted against the same schema (the playground does not convert between versions).
+// Managers are keyed by kube's manager identifier (see managers.ts); a manager's set is read at
+// the apiVersion it was recorded with (versions.ts), converting objects where paths differ.
 import { compare, type Comparison, isSame } from './compare';
 import type { FieldSet } from './fieldset';
 import { mergeValues, removeItems } from './merge';
 import type { TypeNode } from './schema';
 import { ensureNamedFieldsAreMembers, toFieldSet } from './typed';
 import { deepEqual, isMap } from './value';
+import { comparisonsByView, setsByView, type VersionViews } from './versions';
 
 export interface VersionedSet {
   set: FieldSet;
@@ -23,6 +24,8 @@ export interface UpdaterContext {
   ignored?: FieldSet;
   /** Fields never recorded for the writing manager (apiVersion, kind, metadata.name, ...). */
   strip?: FieldSet;
+  /** Other versions' views, when managers may have written through another apiVersion. */
+  views?: VersionViews;
 }
 
 /** Other managers whose fields a change would take: manager id → conflicting fields. */
@@ -49,12 +52,27 @@ function takeOwnership(
   force: boolean,
   ctx: UpdaterContext,
 ): { managers: ManagerSets; comparison: Comparison } | { conflicts: ConflictSets } {
-  const comparison = excludeIgnored(compare(oldObj, newObj, ctx.type), ctx.ignored);
-  const changed = comparison.modified.union(comparison.added);
+  const exclude = (c: Comparison) => excludeIgnored(c, ctx.ignored);
+  const comparison = exclude(compare(oldObj, newObj, ctx.type));
+  // Each manager's set is compared with the change as seen at its own version (kube converts
+  // the old and new objects to every other manager's version).
+  const views = ctx.views;
+  const atView = views ? comparisonsByView(views, oldObj, newObj, exclude) : undefined;
+  const comparisonOf = (apiVersion: string): Comparison => {
+    if (!views || !atView) return comparison;
+    const view = views.viewOf(apiVersion);
+    return view === views.apiVersion ? comparison : atView(view);
+  };
+  const changedByView = new Map<Comparison, FieldSet>();
+  const changedIn = (c: Comparison): FieldSet => {
+    let set = changedByView.get(c);
+    if (!set) changedByView.set(c, (set = c.modified.union(c.added)));
+    return set;
+  };
   const conflicts: ConflictSets = new Map();
   for (const [id, vs] of managers) {
     if (id === workflow) continue;
-    const c = vs.set.intersection(changed);
+    const c = vs.set.intersection(changedIn(comparisonOf(vs.apiVersion)));
     if (!c.isEmpty()) conflicts.set(id, c);
   }
   if (!force && conflicts.size > 0) return { conflicts };
@@ -63,7 +81,7 @@ function takeOwnership(
     let set = vs.set;
     const c = conflicts.get(id);
     if (c) set = set.difference(c);
-    if (id !== workflow) set = set.difference(comparison.removed);
+    if (id !== workflow) set = set.difference(comparisonOf(vs.apiVersion).removed);
     if (!set.isEmpty()) out.set(id, set === vs.set ? vs : { ...vs, set });
   }
   return { managers: out, comparison };
@@ -120,6 +138,7 @@ export function applyOwnership(
   const lastSet = managers.get(manager);
   let set = toFieldSet(config, ctx.type);
   let last = lastSet?.set;
+  const lastView = lastSet && ctx.views ? ctx.views.viewOf(lastSet.apiVersion) : apiVersion;
   if (ctx.ignored) {
     set = set.recursiveDifference(ctx.ignored);
     if (last) last = last.recursiveDifference(ctx.ignored);
@@ -127,7 +146,8 @@ export function applyOwnership(
   const withApplier: ManagerSets = new Map(managers);
   withApplier.set(manager, { set, apiVersion, applied: true });
   // Pruning can only remove what the applier owned before and no longer applies.
-  if (last && !last.difference(set).isEmpty()) merged = prune(merged, withApplier, last, ctx.type);
+  if (last && lastView !== apiVersion && ctx.views) merged = pruneAcrossVersions(merged, withApplier, last, lastView, ctx.views);
+  else if (last && !last.difference(set).isEmpty()) merged = prune(merged, withApplier, last, ctx.type);
   if (ctx.ignored) merged = restoreIgnored(merged, live, ctx.ignored);
   const r = takeOwnership(live, merged, withApplier, manager, force, ctx);
   if ('conflicts' in r) return r;
@@ -155,6 +175,35 @@ function prune(merged: unknown, managers: ManagerSets, last: FieldSet, t: TypeNo
   pruned = removeItems(merged, mergedSet.difference(keep), t) ?? {};
   const prunedSet = ensure(toFieldSet(pruned, t));
   return removeItems(merged, mergedSet.difference(prunedSet).intersection(lastE), t) ?? {};
+}
+
+/**
+ * prune() when the applier last applied through a version whose paths differ: kube removes the
+ * dropped fields at that version, adds back what any manager owns (at each manager's version,
+ * starting with the pruned one), then converts the result back to the request's version.
+ */
+function pruneAcrossVersions(merged: unknown, managers: ManagerSets, last: FieldSet, lastView: string, views: VersionViews): unknown {
+  const req = views.apiVersion;
+  const ensure = (s: FieldSet, t: TypeNode) => ensureNamedFieldsAreMembers(s, t);
+  const tl = views.typeAt(lastView);
+  const mergedL = views.convert(merged, req, lastView);
+  const lastE = ensure(last, tl);
+  let pruned: unknown = removeItems(mergedL, lastE, tl) ?? {};
+  let at = lastView;
+  const owned = setsByView(views, managers.values());
+  const order = [...owned.keys()].sort((a, b) => (a === lastView ? -1 : b === lastView ? 1 : 0));
+  for (const view of order) {
+    const t = views.typeAt(view);
+    const mergedV = views.convert(merged, req, view);
+    pruned = views.convert(pruned, at, view);
+    at = view;
+    const keep = ensure(toFieldSet(pruned, t), t).union(ensure(owned.get(view)!, t));
+    pruned = removeItems(mergedV, ensure(toFieldSet(mergedV, t), t).difference(keep), t) ?? {};
+  }
+  pruned = views.convert(pruned, at, lastView);
+  const mergedSet = ensure(toFieldSet(mergedL, tl), tl);
+  const dangling = mergedSet.difference(ensure(toFieldSet(pruned, tl), tl)).intersection(lastE);
+  return views.convert(removeItems(mergedL, dangling, tl) ?? {}, lastView, req);
 }
 
 /**

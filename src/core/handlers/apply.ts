@@ -10,11 +10,12 @@ import { encodeValue, objectResponse } from '../server/respond';
 import { scaleOf } from './scale';
 import { bodyText } from '../codec/json';
 import { parseYaml } from '../codec/yaml';
-import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, type ManagedFieldsEntry, type SchemaRoot } from '../fieldmanager';
+import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, type ManagedFieldsEntry, type SchemaRoot, type VersionConverter } from '../fieldmanager';
 
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
-import { ignoredFieldsFor, schemaRootFor } from '../registry/managed-fields';
+import { ignoredFieldsFor, schemaRootFor, versionConverterFor } from '../registry/managed-fields';
 import { badRequestInvalid } from './options';
+import { requestAttributes } from '../admission/request-attributes';
 import { clone, rfc3339, type Obj } from '../registry/objects';
 import { objectKey, type ServedResource } from '../registry/catalog';
 import type { RegistryContext } from '../registry/context';
@@ -79,11 +80,13 @@ interface ApplyTarget {
   schema: SchemaRoot;
   apiVersion: string;
   ignoredFields: string[][];
+  /** Managers that applied through another version are compared at theirs. */
+  versions?: VersionConverter;
 }
 
 function targetOf(r: ServedResource, subresource: string): ApplyTarget {
   if (subresource === 'scale') return { schema: { definition: SCALE_DEFINITION }, apiVersion: r.apiVersion, ignoredFields: [['status']] };
-  return { schema: schemaRootFor(r), apiVersion: r.apiVersion, ignoredFields: ignoredFieldsFor(r, subresource) };
+  return { schema: schemaRootFor(r), apiVersion: r.apiVersion, ignoredFields: ignoredFieldsFor(r, subresource), versions: versionConverterFor(r) };
 }
 
 function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manager: string, subresource: string, force: boolean, time: string): Obj {
@@ -95,7 +98,7 @@ function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manage
   }
   let res;
   try {
-    res = applyPatch({ live, applied, managed, manager, apiVersion: t.apiVersion, subresource: subresource || undefined, force, time, schema: t.schema, ignoredFields: t.ignoredFields });
+    res = applyPatch({ live, applied, managed, manager, apiVersion: t.apiVersion, subresource: subresource || undefined, force, time, schema: t.schema, ignoredFields: t.ignoredFields, versions: t.versions });
   } catch (err) {
     if (err instanceof FieldManagerError) throw new ApiError(500, 'InternalError', `Internal error occurred: failed to create typed patch object: ${err.message}`, { causes: [{ message: err.message }] });
     throw err;
@@ -139,6 +142,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
         allowCreate: false,
         checkName: false,
         managedFieldsDone: true,
+        attrs: requestAttributes(rc, 'UPDATE', dryRun, force ? { force: true } : {}),
       });
       remember(res.obj);
       return objectResponse(200, r, res.obj, res.text, out, rc.warnings, reg.now());
@@ -147,7 +151,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
     }
     // Missing: apply creates it.
     const created = runApply(r, undefined, applied, manager, '', force, time);
-    const res = await createObject(reg, r, info.namespace, created, dryRun);
+    const res = await createObject(reg, r, info.namespace, created, dryRun, undefined, false, requestAttributes(rc, 'CREATE', dryRun));
     remember(res.obj);
     return objectResponse(201, r, res.obj, res.text, out, rc.warnings, reg.now());
   };

@@ -6,11 +6,13 @@ import { createObject } from '../registry/store';
 import { objectResponse } from '../server/respond';
 import { decodeObjectBody } from './body';
 import { fieldOwner, parseDryRun } from './options';
+import { requestAttributes } from '../admission/request-attributes';
 
 export async function handleCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const dryRun = parseDryRun(rc.query.getAll('dryRun'));
   const owner = fieldOwner(rc.query, rc.req.headers['user-agent'], 'CreateOptions');
   const obj = decodeObjectBody(rc);
-  const res = await createObject(rc.reg, rc.r, rc.info.namespace, obj, dryRun, owner, rc.req.restore === true);
+  const attrs = requestAttributes(rc, 'CREATE', dryRun);
+  const res = await createObject(rc.reg, rc.r, rc.info.namespace, obj, dryRun, owner, rc.req.restore === true, attrs);
   return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
 }

@@ -9,6 +9,7 @@ import { badRequestInvalid, parseDryRun } from './options';
 import { readList } from './list';
 import { parseStored, type Obj } from '../registry/objects';
 import { decodeDeleteOptionsBody } from './body';
+import { requestAttributes } from '../admission/request-attributes';
 
 const PROPAGATION = ['Orphan', 'Background', 'Foreground'];
 
@@ -38,8 +39,15 @@ export function deleteOptions(rc: RequestContext): DeleteOptions {
   return opts;
 }
 
+/** DELETE admission: the DeleteOptions the request carried. */
+function deleteAttributes(rc: RequestContext, opts: DeleteOptions) {
+  const { attrs: _a, dryRun, ...fields } = opts;
+  return requestAttributes(rc, 'DELETE', dryRun, fields);
+}
+
 export async function handleDelete(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const opts = deleteOptions(rc);
+  opts.attrs = deleteAttributes(rc, opts);
   const res = await deleteObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, opts);
   return objectResponse(200, rc.r, res.obj, undefined, out, rc.warnings, rc.reg.now());
 }
@@ -47,6 +55,7 @@ export async function handleDelete(rc: RequestContext, out: OutputFormat): Promi
 /** deletecollection: delete every object the selectors match; answers the list of what was deleted. */
 export async function handleDeleteCollection(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const opts = deleteOptions(rc);
+  opts.attrs = deleteAttributes(rc, opts);
   const data = await readList(rc);
   const items: Obj[] = [];
   for (const kv of data.kvs) {

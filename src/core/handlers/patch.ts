@@ -12,6 +12,7 @@ import { handleScaleUpdate } from './scale';
 import { applyJsonPatch, applyMergePatch, parsePatchBody } from '../registry/patch';
 import type { Obj } from '../registry/objects';
 import { applyStrategicMergePatch } from '../registry/patch/strategic';
+import { requestAttributes } from '../admission/request-attributes';
 
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
@@ -64,6 +65,7 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
     allowCreate: false,
     checkName: false,
     owner,
+    attrs: requestAttributes(rc, 'UPDATE', dryRun),
   });
   return objectResponse(200, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
 }

@@ -8,6 +8,7 @@ import { decodeObjectBody } from './body';
 import { fieldOwner, parseDryRun } from './options';
 import { clone } from '../registry/objects';
 import { handleScaleUpdate } from './scale';
+import { requestAttributes } from '../admission/request-attributes';
 
 export async function handleUpdate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'UpdateOptions');
@@ -21,7 +22,7 @@ export async function handleUpdate(rc: RequestContext, out: OutputFormat): Promi
     info.namespace,
     info.name,
     () => clone(body),
-    { dryRun, subresource: info.subresource, allowCreate: true, checkName: true, owner },
+    { dryRun, subresource: info.subresource, allowCreate: true, checkName: true, owner, attrs: requestAttributes(rc, 'UPDATE', dryRun) },
     () => clone(body),
   );
   return objectResponse(res.created ? 201 : 200, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());

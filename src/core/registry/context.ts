@@ -3,6 +3,8 @@ import type { MvccStore } from '../storage/types';
 import type { Catalog, ServedResource } from './catalog';
 import type { Obj } from './objects';
 import type { FieldError } from '../server/status';
+import type { AdmissionAttributes } from '../admission/attributes';
+import type { WebhookRequest } from '../admission/webhooks/dispatch';
 
 /** Something a hook took (an IP, a port) that must be given back if the write does not happen. */
 export interface Reservation {
@@ -14,9 +16,16 @@ export interface Reservation {
 /** Resource-specific work around the generic store, in the spirit of admission plug-ins and registry hooks. */
 export interface ResourceHooks {
   /** Checks and mutation before a create is validated (e.g. allocate a ClusterIP). */
-  beforeCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj): Promise<Reservation | void> | Reservation | void;
+  beforeCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<Reservation | void> | Reservation | void;
   /** Synchronous, inside the write: mutation of an update before it is validated. */
-  beforeUpdate?(ctx: RegistryContext, r: ServedResource, next: Obj, old: Obj): Reservation | void;
+  beforeUpdate?(ctx: RegistryContext, r: ServedResource, next: Obj, old: Obj, attrs?: AdmissionAttributes): Reservation | void;
+  /** Validating admission of a create (after object validation and mutating webhooks), e.g. PodSecurity. */
+  admitCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void>;
+  /**
+   * Before an update's transaction: read what validating admission needs (a namespace's labels)
+   * and return the synchronous check to run inside it, after object validation.
+   */
+  prepareUpdate?(ctx: RegistryContext, r: ServedResource, ns: string, attrs?: AdmissionAttributes): Promise<((next: Obj, old: Obj) => void) | undefined>;
   /** Extra validation with access to the store (synchronous; runs inside the write). */
   validate?(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined): FieldError[];
   afterCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj): void | Promise<void>;
@@ -32,6 +41,16 @@ export interface RegistryContext {
   /** Background work (namespace finalization, CRD cleanup) registers here so close() can stop it. */
   background: Set<Promise<unknown>>;
   closed: boolean;
+  /** Admission webhooks (absent in test doubles); `configured()` is the cheap "any at all?" check. */
+  webhooks?: WebhookAdmission;
+}
+
+/** The webhook plug-ins as the store calls them. */
+export interface WebhookAdmission {
+  configured(): boolean;
+  /** Mutating webhooks: the object after their patches. */
+  mutate(ctx: RegistryContext, req: WebhookRequest): Promise<Obj | null>;
+  validate(ctx: RegistryContext, req: WebhookRequest): Promise<void>;
 }
 
 /** Run background work without blocking the request; errors are logged, never thrown at a client. */

@@ -3,7 +3,7 @@
 // versions whose shape equals the storage version's get no codec at all (the fast path: stored
 // text goes out untouched); the others convert on the way in (served → storage) and out
 // (storage → served) through src/core/versions.
-import { convert, needsConversion, parseApiVersion } from '../versions/index';
+import { convert, convertOwned, needsConversion, parseApiVersion } from '../versions/index';
 import type { ResourceInfo } from './types';
 import type { KV } from '../storage/types';
 import { toStoredText, type Obj } from './objects';
@@ -44,7 +44,8 @@ export function codecFor(info: ResourceInfo): VersionCodec | undefined {
     let text = cache.get(storedText);
     if (text === undefined) {
       const stored = { kind, apiVersion: storage, ...(JSON.parse(storedText) as Obj) };
-      text = toStoredText(convert(stored, storage, served) as Obj);
+      // The parsed object is ours alone: convert it in place of a defensive copy.
+      text = toStoredText(convertOwned(stored, storage, served) as Obj);
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(storedText, text);
     }

@@ -1,7 +1,7 @@
 // The generic store: create, update, delete and get of any resource, with the object semantics
 // of kube-apiserver's generic registry (system fields, generation, status handling, optimistic
 // concurrency, finalizers, dry run). Handlers do HTTP; this file does objects.
-import { StorageError, type KV } from '../storage/types';
+import { StorageError, type KV, type Mutation } from '../storage/types';
 import {
   ApiError,
   alreadyExists,
@@ -20,6 +20,8 @@ import { clone, deepEqual, newUid, parseStored, randomSuffix, rfc3339, storedTex
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
 import { trackWrite, type FieldOwner } from './managed-fields';
 import { storageForm } from './conversion';
+import type { AdmissionAttributes } from '../admission/attributes';
+import { updateWithWebhooks } from '../admission/webhooks/guaranteed-update';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
 export const MAX_OBJECT_BYTES = 1572864;
@@ -102,13 +104,31 @@ function setNamespace(r: ServedResource, meta: Obj, ns: string): void {
   }
 }
 
-export async function createObject(ctx: RegistryContext, r: ServedResource, ns: string, input: unknown, dryRun: boolean, owner?: FieldOwner, restore = false): Promise<WriteResult> {
+/** Puts a webhook's mutated object in place of `target` (callers hold references to it). */
+function replaceContents(target: Obj, source: Obj, r: ServedResource): void {
+  for (const k of Object.keys(target)) delete target[k];
+  Object.assign(target, source);
+  target.kind = r.info.kind;
+  target.apiVersion = r.apiVersion;
+  if (!target.metadata || typeof target.metadata !== 'object') target.metadata = {};
+}
+
+/** Webhook admission applies to this write: a caller (attrs) and at least one configuration. */
+function webhooksFor(ctx: RegistryContext, attrs: AdmissionAttributes | undefined) {
+  return attrs && ctx.webhooks?.configured() ? ctx.webhooks : undefined;
+}
+
+/**
+ * `attrs` are the request's admission attributes; internal writes pass none (no webhooks, no
+ * PodSecurity warnings).
+ */
+export async function createObject(ctx: RegistryContext, r: ServedResource, ns: string, input: unknown, dryRun: boolean, owner?: FieldOwner, restore = false, attrs?: AdmissionAttributes): Promise<WriteResult> {
   requireObject(input);
   const obj = input;
   obj.kind = r.info.kind;
   obj.apiVersion = r.apiVersion;
   if (!obj.metadata || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) obj.metadata = {};
-  const meta = obj.metadata as Obj;
+  let meta = obj.metadata as Obj;
   setNamespace(r, meta, ns);
   if (meta.resourceVersion) throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
   if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) meta.name = meta.generateName + randomSuffix();
@@ -123,12 +143,25 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   r.strategy.prepareForCreate(obj);
   await checkNamespace(ctx, r, ns, meta.name ?? '');
   const hooks = hooksFor(ctx, r);
-  const reservation = hooks?.beforeCreate ? await hooks.beforeCreate(ctx, r, obj) : undefined;
+  const reservation = hooks?.beforeCreate ? await hooks.beforeCreate(ctx, r, obj, attrs) : undefined;
   let kv: KV;
   try {
     rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+    // kube's order: mutating webhooks after built-in mutating admission, validating ones last.
+    const webhooks = webhooksFor(ctx, attrs);
+    const review = () => ({ r, namespace: ns, name: String(meta.name ?? ''), object: obj, oldObject: null, attrs: attrs as AdmissionAttributes });
+    if (webhooks) {
+      const mutated = await webhooks.mutate(ctx, review());
+      if (mutated && mutated !== obj) {
+        replaceContents(obj, mutated, r);
+        meta = obj.metadata;
+        setNamespace(r, meta, ns);
+      }
+    }
     if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
     validate(ctx, r, obj, undefined);
+    if (hooks?.admitCreate) await hooks.admitCreate(ctx, r, obj, attrs);
+    if (webhooks) await webhooks.validate(ctx, review());
     const stored = storedTextTemplate(storageForm(r, obj));
     checkSize(stored.text);
     if (dryRun) {
@@ -158,6 +191,8 @@ export interface UpdateOptions {
   owner?: FieldOwner;
   /** The desired object already carries its managedFields (server-side apply computed them). */
   managedFieldsDone?: boolean;
+  /** The request's admission attributes (absent for internal writes). */
+  attrs?: AdmissionAttributes;
 }
 
 function withoutVolatile(o: Obj): Obj {
@@ -195,7 +230,8 @@ export async function updateObject(
     const existing = await ctx.mvcc.get(key);
     if (!existing) {
       try {
-        return await createObject(ctx, r, ns, createBody(), opts.dryRun, opts.owner);
+        const attrs = opts.attrs && { ...opts.attrs, operation: 'CREATE' as const, options: { ...opts.attrs.options, kind: 'CreateOptions' } };
+        return await createObject(ctx, r, ns, createBody(), opts.dryRun, opts.owner, false, attrs);
       } catch (err) {
         if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
       }
@@ -206,95 +242,129 @@ export async function updateObject(
   let deleted = false;
   let old: Obj | undefined;
   let reservation: Reservation | undefined;
+  const hooks = hooksFor(ctx, r);
+  const admissionCheck = hooks?.prepareUpdate ? await hooks.prepareUpdate(ctx, r, ns, opts.attrs) : undefined;
+  const webhooks = webhooksFor(ctx, opts.attrs);
+  // First half of the read-modify-write: the next object, defaulted and through built-in
+  // mutating admission; undefined when nothing changes (result is then the old object).
+  const prepare = (cur: KV | undefined): Obj | undefined => {
+    if (!cur) throw notFound(group, resource, name);
+    old = r.codec ? r.codec.toServed(cur.value) : parseStored(cur.value, kind, r.apiVersion);
+    const out = desired(clone(old));
+    requireObject(out);
+    const obj = out;
+    obj.kind = kind;
+    obj.apiVersion = r.apiVersion;
+    if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
+    const meta = obj.metadata as Obj;
+    if (opts.checkName && meta.name !== name) {
+      throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+    setNamespace(r, meta, ns);
+    const rv = meta.resourceVersion;
+    if (rv) {
+      if (rv !== String(cur.modRev)) throw conflict(group, resource, name, OPTIMISTIC_LOCK_MESSAGE);
+    } else if (!r.strategy.allowUnconditionalUpdate) {
+      throw invalid(group, kind, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', valueText: '0x0', detail: 'must be specified for an update' }]);
+    }
+    const om = old.metadata as Obj;
+    if (!meta.uid) meta.uid = om.uid;
+    meta.creationTimestamp = om.creationTimestamp;
+    if (om.deletionTimestamp) meta.deletionTimestamp = om.deletionTimestamp;
+    else delete meta.deletionTimestamp;
+    if (om.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+    else delete meta.deletionGracePeriodSeconds;
+    if (om.generation !== undefined) meta.generation = om.generation;
+    else delete meta.generation;
+    let next: Obj = obj;
+    const rules = rulesFor(group, kind);
+    if (opts.subresource === 'status') {
+      // A status write changes status only (and, for an apply, the managedFields it computed).
+      next = clone(old);
+      if (obj.status === undefined) delete next.status;
+      else next.status = obj.status;
+      if (opts.managedFieldsDone) {
+        if (obj.metadata.managedFields === undefined) delete next.metadata.managedFields;
+        else next.metadata.managedFields = obj.metadata.managedFields;
+      }
+    } else if (opts.subresource === 'finalize') {
+      // namespaces/<n>/finalize changes spec.finalizers only.
+      next = clone(old);
+      next.spec = { ...(next.spec ?? {}) };
+      if (obj.spec?.finalizers === undefined) delete next.spec.finalizers;
+      else next.spec.finalizers = obj.spec.finalizers;
+    } else {
+      if (r.strategy.hasStatusSubresource) {
+        if (old.status === undefined) delete next.status;
+        else next.status = old.status;
+      }
+      rules?.prepareForUpdate?.(next, old);
+    }
+    // Nothing asked to change (a no-op apply or patch): the stored object is already defaulted
+    // and valid, so skip the rest and write nothing.
+    if (deepEqual(withoutVolatile(next), withoutVolatile(old))) {
+      result = old;
+      return undefined;
+    }
+    // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
+    if (opts.subresource !== 'finalize') rules?.defaults?.(next);
+    if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, opts.subresource === 'finalize' ? '' : opts.subresource, opts.owner, rfc3339(ctx.now()));
+    reservation = hooks?.beforeUpdate?.(ctx, r, next, old, opts.attrs) ?? undefined;
+    return next;
+  };
+  // Object validation and synchronous validating admission.
+  const check = (next: Obj): void => {
+    const o = old as Obj;
+    if (r.strategy.tracksGeneration && specChanged(next, o)) next.metadata.generation = (o.metadata.generation ?? 0) + 1;
+    validate(ctx, r, next, o);
+    admissionCheck?.(next, o);
+  };
+  // Second half: what to write.
+  const commit = (next: Obj): Mutation => {
+    const o = old as Obj;
+    if (next.metadata.deletionTimestamp && r.strategy.finalized(next)) {
+      result = next;
+      deleted = true;
+      return opts.dryRun ? { kind: 'none' } : { kind: 'delete' };
+    }
+    if (deepEqual(withoutVolatile(next), withoutVolatile(o))) {
+      result = o;
+      return { kind: 'none' };
+    }
+    const stored = storedTextTemplate(storageForm(r, next));
+    checkSize(stored.text);
+    result = next;
+    if (opts.dryRun) return { kind: 'none' };
+    return { kind: 'put', encode: stored.withRevision };
+  };
   let res;
   try {
-    res = await ctx.mvcc.update(key, (cur) => {
-      if (!cur) throw notFound(group, resource, name);
-      old = r.codec ? r.codec.toServed(cur.value) : parseStored(cur.value, kind, r.apiVersion);
-      const out = desired(clone(old));
-      requireObject(out);
-      const obj = out;
-      obj.kind = kind;
-      obj.apiVersion = r.apiVersion;
-      if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
-      const meta = obj.metadata as Obj;
-      if (opts.checkName && meta.name !== name) {
-        throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
-      }
-      setNamespace(r, meta, ns);
-      const rv = meta.resourceVersion;
-      if (rv) {
-        if (rv !== String(cur.modRev)) throw conflict(group, resource, name, OPTIMISTIC_LOCK_MESSAGE);
-      } else if (!r.strategy.allowUnconditionalUpdate) {
-        throw invalid(group, kind, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', valueText: '0x0', detail: 'must be specified for an update' }]);
-      }
-      const om = old.metadata as Obj;
-      if (!meta.uid) meta.uid = om.uid;
-      meta.creationTimestamp = om.creationTimestamp;
-      if (om.deletionTimestamp) meta.deletionTimestamp = om.deletionTimestamp;
-      else delete meta.deletionTimestamp;
-      if (om.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
-      else delete meta.deletionGracePeriodSeconds;
-      if (om.generation !== undefined) meta.generation = om.generation;
-      else delete meta.generation;
-      let next: Obj = obj;
-      const rules = rulesFor(group, kind);
-      if (opts.subresource === 'status') {
-        // A status write changes status only (and, for an apply, the managedFields it computed).
-        next = clone(old);
-        if (obj.status === undefined) delete next.status;
-        else next.status = obj.status;
-        if (opts.managedFieldsDone) {
-          if (obj.metadata.managedFields === undefined) delete next.metadata.managedFields;
-          else next.metadata.managedFields = obj.metadata.managedFields;
-        }
-      } else if (opts.subresource === 'finalize') {
-        // namespaces/<n>/finalize changes spec.finalizers only.
-        next = clone(old);
-        next.spec = { ...(next.spec ?? {}) };
-        if (obj.spec?.finalizers === undefined) delete next.spec.finalizers;
-        else next.spec.finalizers = obj.spec.finalizers;
-      } else {
-        if (r.strategy.hasStatusSubresource) {
-          if (old.status === undefined) delete next.status;
-          else next.status = old.status;
-        }
-        rules?.prepareForUpdate?.(next, old);
-      }
-      // Nothing asked to change (a no-op apply or patch): the stored object is already defaulted
-      // and valid, so skip the rest and write nothing.
-      if (deepEqual(withoutVolatile(next), withoutVolatile(old))) {
-        result = old;
-        return { kind: 'none' };
-      }
-      // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
-      if (opts.subresource !== 'finalize') rules?.defaults?.(next);
-      if (r.strategy.tracksGeneration && specChanged(next, old)) next.metadata.generation = (om.generation ?? 0) + 1;
-      if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, opts.subresource === 'finalize' ? '' : opts.subresource, opts.owner, rfc3339(ctx.now()));
-      const hooks = hooksFor(ctx, r);
-      reservation = hooks?.beforeUpdate?.(ctx, r, next, old) ?? undefined;
-      validate(ctx, r, next, old);
-      if (next.metadata.deletionTimestamp && r.strategy.finalized(next)) {
-        result = next;
-        deleted = true;
-        return opts.dryRun ? { kind: 'none' } : { kind: 'delete' };
-      }
-      if (deepEqual(withoutVolatile(next), withoutVolatile(old))) {
-        result = old;
-        return { kind: 'none' };
-      }
-      const stored = storedTextTemplate(storageForm(r, next));
-      checkSize(stored.text);
-      result = next;
-      if (opts.dryRun) return { kind: 'none' };
-      return { kind: 'put', encode: stored.withRevision };
-    });
+    if (!webhooks) {
+      res = await ctx.mvcc.update(key, (cur) => {
+        const next = prepare(cur);
+        if (!next) return { kind: 'none' };
+        check(next);
+        return commit(next);
+      });
+    } else {
+      res = await updateWithWebhooks(ctx, key, webhooks, { r, namespace: ns, name, attrs: opts.attrs as AdmissionAttributes }, {
+        prepare,
+        check,
+        commit,
+        fixUp: (next) => setNamespace(r, next.metadata, ns),
+        oldObject: () => old as Obj,
+        reset: () => {
+          reservation?.undo();
+          reservation = undefined;
+          deleted = false;
+        },
+      });
+    }
   } catch (err) {
     reservation?.undo();
     throw mapStorageError(err, r, name);
   }
   const obj = result as Obj;
-  const hooks = hooksFor(ctx, r);
   if (res.kv && res.changed) reservation?.commit?.();
   else reservation?.undo();
   if (res.kv && res.changed) {
@@ -315,6 +385,8 @@ export interface DeleteOptions {
   gracePeriodSeconds?: number;
   propagationPolicy?: string;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** The request's admission attributes (absent for internal deletes). */
+  attrs?: AdmissionAttributes;
 }
 
 export interface DeleteResult {
@@ -328,6 +400,16 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
   const isNamespace = group === '' && resource === 'namespaces';
   let result: Obj | undefined;
   let gone = false;
+  const webhooks = webhooksFor(ctx, opts.attrs);
+  if (webhooks) {
+    // DELETE admission sees the object as read just before the delete (object null, oldObject it).
+    const cur = await ctx.mvcc.get(objectKey(r, ns, name));
+    if (!cur) throw notFound(group, resource, name);
+    const oldObject = r.codec ? r.codec.toServed(cur.value) : parseStored(cur.value, kind, r.apiVersion);
+    const review = { r, namespace: ns, name, object: null, oldObject, attrs: opts.attrs as AdmissionAttributes };
+    await webhooks.mutate(ctx, review);
+    await webhooks.validate(ctx, review);
+  }
   try {
     await ctx.mvcc.update(objectKey(r, ns, name), (cur) => {
       if (!cur) throw notFound(group, resource, name);

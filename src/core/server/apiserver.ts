@@ -12,6 +12,7 @@ import { registerServiceHooks, bootstrapServices } from '../registry/resources/s
 import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
 import { createDispatcher } from './dispatch';
 import { createObservability } from './audit-metrics-filter';
+import { validateShowHiddenMetricsVersion } from './metrics-hidden';
 import { configureServing } from './runtime-config-startup';
 import { createAccessControl } from '../auth/access';
 import { RbacAuthorizer } from '../auth/rbac';
@@ -20,22 +21,27 @@ import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { PdbStatusController } from '../registry/resources/pdb-controller';
 import { registerAdmission } from '../admission/register';
+import { WebhookDispatcher } from '../admission/webhooks/dispatch';
+import { WebhookSource } from '../admission/webhooks/source';
 import { QuotaStatusController } from '../admission/resource-quota';
 import { parseRequest } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 
 export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
   const backend = opts.backend ?? createMemoryBackend();
   const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen });
   const catalog = new Catalog([...builtinResources]);
   const serving = configureServing(catalog, builtinResources, opts);
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);
+  if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
   const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
   registerNamespaceHooks(ctx);
   registerServiceHooks(ctx);
   registerCrdHooks(ctx);
   registerAdmission(ctx);
+  ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);
   // RBAC: the authorizer mirrors the stored policy (loaded and watched once bootstrap has run).
   const rbacSync = opts.authorization === 'RBAC' ? new RbacStoreSync(ctx, new RbacAuthorizer()) : undefined;
   // Service-account tokens are issued and reviewed always; they authenticate requests only when authentication is on.

@@ -9,6 +9,7 @@ import { parseRequest } from './requestinfo';
 import type { Catalog } from '../registry/catalog';
 import { deprecationOf } from './deprecation';
 import { ApiMetrics, requestLabels } from './metrics';
+import { recordedAuditAnnotations } from '../admission/attributes';
 import { AuditLog, DEFAULT_AUDIT_USER, objectRefOf, responseStatusOf, type AuditEvent, type AuditUser } from './audit';
 
 export interface ObserveDeps {
@@ -39,7 +40,10 @@ export function observeRequests(handle: Handle, deps: ObserveDeps): Handle {
     const user = deps.userOf?.(req) ?? DEFAULT_AUDIT_USER;
     const userAgent = req.headers['user-agent'];
     const objectRef = objectRefOf(info);
-    const annotations = deprecated ? { 'k8s.io/deprecated': 'true', 'k8s.io/removed-release': deprecated.removedRelease } : undefined;
+    const admission = recordedAuditAnnotations(req);
+    // CRD versions have no removal release: kube then leaves the annotation out.
+    const deprecation = deprecated ? (deprecated.removedRelease ? { 'k8s.io/deprecated': 'true', 'k8s.io/removed-release': deprecated.removedRelease } : { 'k8s.io/deprecated': 'true' }) : undefined;
+    const annotations = admission ? { ...deprecation, ...admission } : deprecation;
     // Keys in the Go struct's order, so JSON lines read like kube's.
     const event = (stage: AuditEvent['stage']): AuditEvent => ({
       kind: 'Event',

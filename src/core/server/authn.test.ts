@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS_USER, createAuthenticator, parseTokenFile } from './authn';
+import { ANONYMOUS_USER, createAuthenticator, parseTokenFile, x509User } from './authn';
 import { impersonate } from './authn-impersonation';
 import { ApiError } from './status';
 
@@ -67,5 +67,43 @@ describe('impersonate', () => {
   });
   it('returns the requester when nothing is impersonated', () => {
     expect(impersonate(req({}), admin, allowAll)).toBe(admin);
+  });
+});
+
+describe('x509 client certificates', () => {
+  const authn = createAuthenticator({ tokens: [{ token: 't1', user: 'alice', uid: 'u1', groups: [] }] });
+  const withCert = (verified: boolean, commonName: string, organizations: string[], headers: Record<string, string> = {}) => ({ ...req(headers), clientCertificate: { verified, commonName, organizations } });
+  const status401 = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
+  const statusOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (err) {
+      return (err as ApiError).toStatus();
+    }
+    throw new Error('not thrown');
+  };
+
+  it('maps CN to the user and each O to a group, plus system:authenticated', () => {
+    expect(authn(withCert(true, 'carol', ['devs', 'ops']))).toEqual({ username: 'carol', groups: ['devs', 'ops', 'system:authenticated'] });
+  });
+  it('is tried before bearer tokens', () => {
+    expect(authn(withCert(true, 'carol', [], { authorization: 'Bearer t1' })).username).toBe('carol');
+  });
+  it('a certificate that does not verify is 401 unless a bearer token authenticates', () => {
+    expect(statusOf(() => authn(withCert(false, 'carol', ['system:masters'])))).toEqual(status401);
+    expect(authn(withCert(false, 'carol', [], { authorization: 'Bearer t1' })).username).toBe('alice');
+  });
+  it('a certificate that does not verify is 401 even when anonymous requests are allowed', () => {
+    const anon = createAuthenticator({ anonymous: true });
+    expect(statusOf(() => anon(withCert(false, 'carol', [])))).toEqual(status401);
+  });
+  it('a verified certificate without CN does not authenticate: the next authenticator decides', () => {
+    expect(createAuthenticator({ anonymous: true })(withCert(true, '', ['devs']))).toEqual(ANONYMOUS_USER);
+    expect(statusOf(() => authn(withCert(true, '', ['devs'])))).toEqual(status401);
+  });
+  it('x509User reports failure only for unverified certificates', () => {
+    expect(x509User(undefined)).toEqual({ failed: false });
+    expect(x509User({ verified: false, commonName: 'x', organizations: [] })).toEqual({ failed: true });
+    expect(x509User({ verified: true, commonName: 'x', organizations: ['o'] })).toEqual({ user: { username: 'x', groups: ['o'] }, failed: false });
   });
 });

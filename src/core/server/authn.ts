@@ -1,8 +1,9 @@
-// Authentication of a request (k8s.io/apiserver/pkg/authentication): a bearer token from the
-// static token file or a service-account token, else anonymous when allowed, else 401.
+// Authentication of a request (k8s.io/apiserver/pkg/authentication): a verified TLS client
+// certificate, else a bearer token from the static token file or a service-account token, else
+// anonymous when allowed, else 401 — the order of kube-apiserver's union authenticator.
 // Without any authenticator configured the server behaves like the old insecure port: every
 // caller is the admin (system:masters), which is what the playground wants by default.
-import type { ApiRequest } from '../types';
+import type { ApiRequest, ClientCertificate } from '../types';
 import type { UserInfo } from '../auth/rbac/types';
 import { ADMIN_USER } from '../auth/request-user';
 import { ApiError } from './status';
@@ -78,6 +79,8 @@ export function createAuthenticator(opts: AuthenticationOptions | undefined): (r
   const byToken = new Map<string, UserInfo>();
   for (const t of opts.tokens ?? []) byToken.set(t.token, authenticatedUser({ username: t.user, uid: t.uid || undefined, groups: t.groups }));
   return (req) => {
+    const cert = x509User(req.clientCertificate);
+    if (cert.user) return authenticatedUser(cert.user);
     const header = req.headers['authorization'];
     if (header !== undefined) {
       const m = /^bearer\s+(\S+)\s*$/i.exec(header);
@@ -89,9 +92,24 @@ export function createAuthenticator(opts: AuthenticationOptions | undefined): (r
         return authenticatedUser(user);
       }
     }
+    // The union's error (a certificate that does not verify) fails the request even when
+    // anonymous is allowed: kube wraps the union and the anonymous authenticator fail-on-error.
+    if (cert.failed) throw unauthorized();
     if (opts.anonymous) return ANONYMOUS_USER;
     throw unauthorized();
   };
+}
+
+/**
+ * kube's x509 authenticator with CommonNameUserConversion: a verified certificate with a CN is a
+ * user; an unverified one is an error the union remembers while it tries bearer tokens; a
+ * verified one without CN (or no certificate) simply does not authenticate.
+ */
+export function x509User(cert: ClientCertificate | undefined): { user?: UserInfo; failed: boolean } {
+  if (!cert) return { failed: false };
+  if (!cert.verified) return { failed: true };
+  if (!cert.commonName) return { failed: false };
+  return { user: { username: cert.commonName, groups: [...cert.organizations] }, failed: false };
 }
 
 function firstMatch(authenticators: ((token: string) => UserInfo | undefined)[], token: string): UserInfo | undefined {

@@ -40,10 +40,14 @@ export interface DeprecatedResource {
   version: string;
   resource: string;
   kind: string;
+  /** Set on the served versions of a CRD marked `deprecated: true` (see registry/crd/deprecation.ts). */
+  deprecationWarning?: string;
 }
 
 /** The deprecation of a served resource at this server's release, or undefined when it is current. */
 export function deprecationOf(r: DeprecatedResource): Deprecation | undefined {
+  // A CRD version names no release it goes away in: kube records an empty removed_release.
+  if (r.deprecationWarning !== undefined) return { warning: r.deprecationWarning, removedRelease: '' };
   const lifecycle = LIFECYCLES[`${r.group}/${r.version}/${r.resource}`];
   if (!lifecycle || lifecycle.deprecated > SERVER_MINOR) return undefined;
   const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;

@@ -1,6 +1,8 @@
 // A minimal Prometheus registry: counters, gauges and histograms keyed by label sets, written in
 // the text exposition format (version 0.0.4) the way client_golang writes it — families sorted
-// by name, label names sorted, `le` last on buckets.
+// by name, label names sorted, `le` last on buckets. Deprecated families past their release are
+// hidden (metrics-hidden.ts) unless hidden metrics are shown.
+import { isHiddenDeprecation } from './metrics-hidden';
 
 export type Labels = Record<string, string>;
 
@@ -123,9 +125,14 @@ export class Histogram implements Family {
 
 export class MetricsRegistry {
   private families: Family[] = [];
+  private hidden = new Set<Family>();
+  /** `--show-hidden-metrics-for-version` was given: hidden families are written too. */
+  showHidden = false;
 
-  register<F extends Family>(family: F): F {
+  /** `deprecatedVersion` (`1.22.0`) hides the family from the next minor release on. */
+  register<F extends Family>(family: F, deprecatedVersion?: string): F {
     this.families.push(family);
+    if (deprecatedVersion !== undefined && isHiddenDeprecation(deprecatedVersion)) this.hidden.add(family);
     return family;
   }
 
@@ -133,6 +140,7 @@ export class MetricsRegistry {
   render(): string {
     const lines: string[] = [];
     for (const f of [...this.families].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!this.showHidden && this.hidden.has(f)) continue;
       const samples = f.render();
       if (!samples.length) continue;
       lines.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...samples);

@@ -64,7 +64,7 @@ export class ApiMetrics {
   private watchEvents = this.registry.register(new Counter('apiserver_watch_events_total', '[ALPHA] Number of events sent in watch clients'));
   private longrunning = this.registry.register(new Gauge('apiserver_longrunning_requests', `[ALPHA] ${LONGRUNNING_HELP}`));
   /** Replaced by apiserver_longrunning_requests in 1.23; still exported, described as deprecated. */
-  private longrunningDeprecated = this.registry.register(new Gauge('apiserver_longrunning_gauge', `[ALPHA] (Deprecated since 1.23.0) ${LONGRUNNING_HELP}`));
+  private longrunningDeprecated = this.registry.register(new Gauge('apiserver_longrunning_gauge', `[ALPHA] (Deprecated since 1.23.0) ${LONGRUNNING_HELP}`), '1.23.0');
 
   /** `objectCounts` answers apiserver_storage_objects at scrape time (resource label: `pods`, `deployments.apps`). */
   constructor(objectCounts: () => Array<{ resource: string; count: number }>) {
@@ -73,6 +73,18 @@ export class ApiMetrics {
         objectCounts().map((c) => ({ labels: { resource: c.resource }, value: c.count })),
       ),
     );
+    // Deprecated in 1.22, so hidden in 1.23: only --show-hidden-metrics-for-version=1.22 brings it back.
+    this.registry.register(
+      new GaugeFunc('etcd_object_counts', '[ALPHA] (Deprecated since 1.22.0) Number of stored objects at the time of last check split by kind. This metric is replaced by apiserver_storage_object_counts.', () =>
+        objectCounts().map((c) => ({ labels: { resource: c.resource }, value: c.count })),
+      ),
+      '1.22.0',
+    );
+  }
+
+  /** kube's SetShowHidden: metrics hidden in this release (deprecated in the previous one) are exported again. */
+  showHiddenMetrics(): void {
+    this.registry.showHidden = true;
   }
 
   observeRequest(labels: Labels, code: number, seconds: number): void {

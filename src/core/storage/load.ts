@@ -16,7 +16,7 @@ export async function loadState(backend: KvBackend, time: number): Promise<Loade
   let values: Array<[string, string]>;
   try {
     state = await backend.open();
-    values = await backend.readPrefix('');
+    values = state.values ?? (await backend.readPrefix(''));
   } catch (error) {
     if (error instanceof StorageError) throw error;
     throw new StorageError('Unavailable', `cannot open ${backend.name} backend: ${String(error)}`);

@@ -1,4 +1,5 @@
-// Store behaviour the conformance suite does not pin down: speed at scale over the memory backend.
+// Store behaviour the conformance suite does not pin down: paging and counting at scale over the
+// memory backend (their speed is measured in bench/, not asserted here).
 
 import { describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../backends/memory/memory-backend';
@@ -17,12 +18,8 @@ async function fill(store: MvccStore, count: number, body: (i: number) => string
   }
 }
 
-function median(samples: number[]): number {
-  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-}
-
 describe('MVCC store at scale (memory backend)', () => {
-  it('pages 500 of 100,000 keys in well under a millisecond and counts from the index', async () => {
+  it('pages 500 at a time through 100,000 keys and counts from the index', async () => {
     const store = await openMvccStore(createMemoryBackend());
     await fill(store, 100_000, (i) => `{"i":${i}}`);
     expect(store.revision).toBe(100_000);
@@ -30,27 +27,16 @@ describe('MVCC store at scale (memory backend)', () => {
     expect(store.count('/registry/configmaps/ns-3/')).toBe(10_000);
 
     let after: string | undefined;
-    const times: number[] = [];
     let listed = 0;
     for (let page = 0; page < 20; page++) {
-      const start = performance.now();
       const result = await store.range('/registry/configmaps/ns-3/', { limit: 500, after });
-      times.push(performance.now() - start);
       listed += result.kvs.length;
       after = result.kvs.at(-1)!.key;
       expect(result.remaining).toBe(10_000 - listed);
       expect(result.more).toBe(listed < 10_000);
     }
     expect(listed).toBe(10_000);
-    expect(median(times)).toBeLessThan(0.5);
-
-    const countTimes: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const start = performance.now();
-      store.count(`/registry/configmaps/ns-${i % 10}/`);
-      countTimes.push(performance.now() - start);
-    }
-    expect(median(countTimes)).toBeLessThan(0.2);
+    for (let i = 0; i < 10; i++) expect(store.count(`/registry/configmaps/ns-${i}/`)).toBe(10_000);
     await store.close();
   });
 
@@ -60,9 +46,7 @@ describe('MVCC store at scale (memory backend)', () => {
     const rev = store.revision;
     await store.update('/registry/configmaps/ns-0/cm-000000', () => ({ kind: 'delete' }));
     await store.create('/registry/configmaps/ns-0/aaa', () => '{}');
-    const start = performance.now();
     const past = await store.range('/registry/configmaps/ns-0/', { rev, limit: 500 });
-    expect(performance.now() - start).toBeLessThan(50);
     expect(past.kvs[0]!.key).toBe('/registry/configmaps/ns-0/cm-000000');
     expect(past.remaining).toBe(500);
     await store.close();

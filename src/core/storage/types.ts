@@ -147,6 +147,11 @@ export interface BackendState {
   index: IndexRecord[];
   /** Retained history events, oldest first. */
   events: StoreEvent[];
+  /**
+   * Every current value, in key order, when the backend read them together with the index (one
+   * record per key): the store then skips its separate readPrefix('').
+   */
+  values?: Array<[string, string]>;
 }
 
 /** Durable storage under the MVCC store: in memory (Node default, tests) or IndexedDB (browser). */

@@ -93,6 +93,15 @@ export function convertibleKinds(): Record<string, readonly string[]> {
  * The input is never mutated; the result carries the target apiVersion.
  */
 export function convert(obj: object, fromApiVersion: string, toApiVersion: string): object {
+  return convertOwned(cloneJson(obj as JsonObject), fromApiVersion, toApiVersion);
+}
+
+/**
+ * convert() for an object the caller hands over (e.g. freshly parsed stored text it drops
+ * afterwards): no defensive deep copy, and the result may share parts with `obj`. Reads of a
+ * converted object spend most of their time copying, so the storage codec uses this.
+ */
+export function convertOwned(obj: object, fromApiVersion: string, toApiVersion: string): object {
   const source = obj as JsonObject;
   const kind = typeof source.kind === 'string' ? source.kind : '';
   const conversion = CONVERSIONS[kind];
@@ -102,8 +111,7 @@ export function convert(obj: object, fromApiVersion: string, toApiVersion: strin
       throw new Error(`${kind} is not served at ${apiVersion}`);
     }
   }
-  const copy = cloneJson(source);
-  const hub = conversion.toHub(copy, parseApiVersion(fromApiVersion));
+  const hub = conversion.toHub(source, parseApiVersion(fromApiVersion));
   const converted = conversion.fromHub(hub, parseApiVersion(toApiVersion));
   // apiVersion and kind lead, as kube writes TypeMeta first.
   const { apiVersion: _a, kind: _k, ...rest } = converted;

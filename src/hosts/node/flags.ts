@@ -2,6 +2,7 @@
 import { builtinResources } from '../../core/schema';
 import { parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
 import { parseFeatureGates } from '../../core/server/runtime-config-gates';
+import { validateShowHiddenMetricsVersion } from '../../core/server/metrics-hidden';
 
 export interface HostFlags {
   port: number;
@@ -24,6 +25,8 @@ export interface HostFlags {
   runtimeConfig?: string;
   /** `--feature-gates` (`APIListChunking=false`), validated here. */
   featureGates?: string;
+  /** `--show-hidden-metrics-for-version`: the previous minor (`1.22`) brings back metrics hidden in this one. */
+  showHiddenMetricsForVersion?: string;
   /** `--audit-log-path`: audit events as JSON lines to this file, `-` for stdout. */
   auditLogPath?: string;
 }
@@ -115,6 +118,16 @@ export function parseFlags(argv: readonly string[]): HostFlags {
         break;
       case 'feature-gates':
         flags.featureGates = checkedApiFlag(name, value, () => parseFeatureGates(value));
+        break;
+      case 'show-hidden-metrics-for-version':
+        // kube checks this in options validation, after flag parsing: its message comes unwrapped.
+        try {
+          validateShowHiddenMetricsVersion(value);
+        } catch (err) {
+          if (!(err instanceof StartupError)) throw err;
+          throw new FlagError(err.message);
+        }
+        flags.showHiddenMetricsForVersion = value;
         break;
       case 'audit-log-path':
         if (!value) throw new FlagError('--audit-log-path must not be empty');

@@ -1,13 +1,14 @@
 // The kubeconfig `npm run serve` writes so that `KUBECONFIG=<path> kubectl ...` just works.
-// Over plain http no credentials (client-go would not send them); with --secure-port the CA and,
-// when a token file gives one, an admin (system:masters) token.
+// Over plain http no credentials (client-go would not send them); with --secure-port the CA, the
+// admin's client certificate and, when a token file gives one, an admin (system:masters) token.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** Credentials for an HTTPS server: the CA to trust and the bearer token to send. */
+/** Credentials for an HTTPS server: the CA to trust, the bearer token and client certificate to send. */
 export interface KubeconfigAuth {
   caCertPem?: string;
   token?: string;
+  clientCert?: { cert: string; key: string };
 }
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -31,10 +32,17 @@ export function renderKubeconfig(serverUrl: string, auth: KubeconfigAuth = {}): 
     'current-context: playground',
     'users:',
     '- name: playground',
-    auth.token ? `  user:\n    token: ${JSON.stringify(auth.token)}` : '  user: {}',
+    ...userLines(auth),
     'preferences: {}',
     '',
   ].join('\n');
+}
+
+function userLines(auth: KubeconfigAuth): string[] {
+  const lines: string[] = [];
+  if (auth.clientCert) lines.push(`    client-certificate-data: ${b64(auth.clientCert.cert)}`, `    client-key-data: ${b64(auth.clientCert.key)}`);
+  if (auth.token) lines.push(`    token: ${JSON.stringify(auth.token)}`);
+  return lines.length ? ['  user:', ...lines] : ['  user: {}'];
 }
 
 export async function writeKubeconfig(path: string, serverUrl: string, auth: KubeconfigAuth = {}): Promise<void> {

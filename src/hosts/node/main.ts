@@ -2,11 +2,13 @@
 // Prints exactly one line to stdout once listening (scripts and the e2e harness parse it).
 import { resolve } from 'node:path';
 import { createApiServer, type ApiServer } from '../../core/api';
+import { nodeWebhookTransport } from './webhook-transport';
 import { createWriteStream } from 'node:fs';
 import { FlagError, parseFlags, type HostFlags } from './flags';
 import { writeKubeconfig } from './kubeconfig';
 import { startNodeHost } from './server';
 import { ensureServingCerts } from './tls';
+import { ensureAdminClientCertificate } from './client-cert';
 import { readFile } from 'node:fs/promises';
 import { parseTokenFile, type AuthenticationOptions } from '../../core/server/authn';
 
@@ -19,10 +21,14 @@ function streamAuditLog(api: ApiServer, path: string): void {
 /** Shutdown must finish within about this long, whatever is still open. */
 const SHUTDOWN_DEADLINE_MS = 2000;
 
-/** A static token file turns authentication on; without one every caller is the admin. */
+/**
+ * A static token file, or the client CA that comes with --secure-port (x509 client certificates,
+ * as kube-apiserver's --client-ca-file), turns authentication on; without either every caller is the admin.
+ */
 async function authenticationFromFlags(flags: HostFlags): Promise<AuthenticationOptions | undefined> {
-  if (!flags.tokenAuthFile) return undefined;
-  return { tokens: parseTokenFile(await readFile(flags.tokenAuthFile, 'utf8')), anonymous: flags.anonymousAuth ?? false };
+  if (!flags.tokenAuthFile && flags.securePort === undefined) return undefined;
+  const tokens = flags.tokenAuthFile ? parseTokenFile(await readFile(flags.tokenAuthFile, 'utf8')) : [];
+  return { tokens, anonymous: flags.anonymousAuth ?? false };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -31,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
     flags = parseFlags(argv);
   } catch (err) {
     if (!(err instanceof FlagError)) throw err;
-    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--audit-log-path FILE|-]\n`);
+    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR]\n`);
     process.exit(2);
   }
   const authentication = await authenticationFromFlags(flags);
@@ -42,15 +48,21 @@ async function main(argv: string[]): Promise<void> {
     serverAddress: flags.port ? `${flags.host}:${flags.port}` : undefined,
     runtimeConfig: flags.runtimeConfig,
     featureGates: flags.featureGates,
+    showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion,
+    webhookTransport: nodeWebhookTransport,
   });
   if (flags.auditLogPath) streamAuditLog(api, flags.auditLogPath);
-  const certs = flags.securePort !== undefined ? await ensureServingCerts(resolve(flags.dataDir ?? '.kube-playground'), flags.host) : undefined;
+  const dataDir = resolve(flags.dataDir ?? '.kube-playground');
+  const certs = flags.securePort !== undefined ? await ensureServingCerts(dataDir, flags.host) : undefined;
   const port = flags.securePort ?? flags.port;
-  const host = await startNodeHost({ port, host: flags.host, api, tls: certs });
+  const host = await startNodeHost({ port, host: flags.host, api, tls: certs && { key: certs.key, cert: certs.cert, ca: certs.caCert } });
   const kubeconfigPath = resolve(flags.kubeconfig);
-  // The kubeconfig's user is the first system:masters token, so plain `kubectl` stays the admin.
+  // The kubeconfig's user is the first system:masters token, so plain `kubectl` stays the admin;
+  // without one, kubeadm's kubernetes-admin client certificate. Never both: client-go sends the
+  // kubeconfig's certificate even with `kubectl --token`, and x509 wins, so every token would act as admin.
   const adminToken = authentication?.tokens?.find((t) => t.groups.includes('system:masters'))?.token;
-  await writeKubeconfig(kubeconfigPath, host.url, { caCertPem: certs?.caCert, token: certs ? adminToken : undefined });
+  const clientCert = certs && !adminToken ? await ensureAdminClientCertificate(dataDir) : undefined;
+  await writeKubeconfig(kubeconfigPath, host.url, { caCertPem: certs?.caCert, token: certs ? adminToken : undefined, clientCert });
   process.stdout.write(`kube-playground API listening on ${host.url} (kubeconfig: ${kubeconfigPath})\n`);
 
   let stopping = false;

@@ -4,6 +4,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { peerClientCertificate } from './client-cert-peer';
 import type { ApiServer } from '../../core/api';
 import { BODY_TOO_LARGE, MAX_REQUEST_BODY_BYTES, readApiRequest } from './request-adapter';
 import { endOpenStreams, writeApiResponse, type OpenStream } from './response-writer';
@@ -12,8 +14,11 @@ export interface NodeHostOptions {
   port: number;
   host: string;
   api: ApiServer;
-  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
-  tls?: { key: string; cert: string };
+  /**
+   * Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. With `ca`, clients may
+   * present a certificate, verified against it and handed to the core as clientCertificate.
+   */
+  tls?: { key: string; cert: string; ca?: string };
   /** Body limit in bytes; kube-apiserver's 3 MiB by default. */
   maxBodyBytes?: number;
 }
@@ -49,6 +54,7 @@ export async function startNodeHost(opts: NodeHostOptions): Promise<NodeHost> {
   const limit = opts.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const tooLarge = tooLargeBody(limit);
   const open = new Set<OpenStream>();
+  const clientCa = opts.tls?.ca !== undefined;
 
   const dispatch = async (req: IncomingMessage, res: ServerResponse) => {
     try {
@@ -58,6 +64,7 @@ export async function startNodeHost(opts: NodeHostOptions): Promise<NodeHost> {
         writeFixed(res, 413, tooLarge, true);
         return;
       }
+      if (clientCa) apiReq.clientCertificate = peerClientCertificate(req.socket as TLSSocket);
       const apiRes = await api.handle(apiReq);
       writeApiResponse(res, apiRes, open);
     } catch (err) {
@@ -73,7 +80,12 @@ export async function startNodeHost(opts: NodeHostOptions): Promise<NodeHost> {
     void dispatch(req, res);
   };
   const server = opts.tls
-    ? createHttpsServer({ keepAlive: true, noDelay: true, key: opts.tls.key, cert: opts.tls.cert }, onRequest)
+    ? createHttpsServer(
+        // Ask for a certificate but let the handshake through without one or with a bad one:
+        // token clients present none, and a bad one gets kube's 401 from the authenticator.
+        { keepAlive: true, noDelay: true, key: opts.tls.key, cert: opts.tls.cert, ...(clientCa ? { ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false } : {}) },
+        onRequest,
+      )
     : createServer({ keepAlive: true, noDelay: true }, onRequest);
   // Clients such as kubectl and informers keep connections for a long time between requests.
   server.keepAliveTimeout = 65_000;

@@ -18,7 +18,12 @@ export interface ServingCerts {
 
 const FILES = { caKey: 'ca.key', caCert: 'ca.crt', key: 'apiserver.key', csr: 'apiserver.csr', cert: 'apiserver.crt', ext: 'apiserver.ext' };
 
-async function exists(path: string): Promise<boolean> {
+/** Where the CA's certificate and key live in a data dir (client certificates are signed with them too). */
+export function caFiles(dataDir: string): { cert: string; key: string } {
+  return { cert: join(dataDir, FILES.caCert), key: join(dataDir, FILES.caKey) };
+}
+
+export async function exists(path: string): Promise<boolean> {
   return access(path).then(
     () => true,
     () => false,

@@ -1,17 +1,25 @@
 // Private endpoints of the browser host under `<base>/__playground/`: status (storage mode and
 // errors for the page), reset (empty cluster with the default namespaces), export (YAML download)
-// and import (YAML upload onto a reset cluster). They live in the worker so that every tab sees
+// and import (YAML upload onto a reset cluster), settings (runtime config, feature gates, access
+// control: applying them restarts the API) and audit (recent events). They live in the worker so that every tab sees
 // one state and the page needs no knowledge of the core.
 import { PROTOCOL_VERSION, type HostStatus } from './protocol';
 import type { ApiRuntime } from './api-runtime';
 import { hostStatus } from './fetch-adapter';
 import { exportCluster, importCluster } from './cluster-dump';
 import { benchFloor } from './bench-floor';
+import type { SettingsStore } from './settings-store';
+import { isStream } from '../../core/types';
+import { bodyText } from '../../core/codec/json';
+import { applySettings, currentSettings } from './settings-apply';
+
+/** At most this many audit events per `GET audit` (the ring keeps more). */
+const AUDIT_PAGE_MAX = 500;
 
 const json = (value: unknown, status = 200): Response =>
   new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
 
-export async function handleAdmin(action: string, request: Request, runtime: ApiRuntime, build: string): Promise<Response> {
+export async function handleAdmin(action: string, request: Request, runtime: ApiRuntime, build: string, settings?: SettingsStore): Promise<Response> {
   if (action.startsWith('bench/')) {
     const floor = await benchFloor(action, new URL(request.url).searchParams);
     if (floor) return floor;
@@ -32,9 +40,29 @@ export async function handleAdmin(action: string, request: Request, runtime: Api
       await runtime.reset();
       return json(await importCluster(await runtime.server(), text));
     }
-    default:
-      return hostStatus(404, 'NotFound', `no admin endpoint ${route}`);
+    case 'GET settings':
+      if (!settings) break;
+      return json(await currentSettings(settings));
+    case 'PUT settings': {
+      if (!settings) break;
+      let input: unknown;
+      try {
+        input = JSON.parse(await request.text());
+      } catch {
+        return hostStatus(400, 'BadRequest', 'settings must be a JSON object');
+      }
+      const answer = await applySettings(runtime, settings, input);
+      // Refused settings are a 422, with the start-up error as the message, like a Status.
+      return json(answer.error ? { ...answer, message: answer.error } : answer, answer.error ? 422 : 200);
+    }
+    case 'GET audit': {
+      // The newest events of the running API server (its ring starts empty at each restart).
+      const limit = Math.min(Number(new URL(request.url).searchParams.get('limit')) || AUDIT_PAGE_MAX, AUDIT_PAGE_MAX);
+      const events = (await runtime.server()).audit?.events() ?? [];
+      return json({ events: events.slice(-limit) });
+    }
   }
+  return hostStatus(404, 'NotFound', `no admin endpoint ${route}`);
 }
 
 async function status(runtime: ApiRuntime, build: string): Promise<HostStatus> {
@@ -42,7 +70,7 @@ async function status(runtime: ApiRuntime, build: string): Promise<HostStatus> {
   // The cheapest way to the store's revision through the API: an empty-page list.
   const res = await server.handle({ method: 'GET', url: '/api/v1/namespaces?limit=1', headers: { accept: 'application/json' } });
   let revision = '';
-  if (res.status === 200 && typeof res.body === 'string') revision = (JSON.parse(res.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  if (res.status === 200 && !isStream(res.body)) revision = (JSON.parse(bodyText(res.body)) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
   const out: HostStatus = { protocol: PROTOCOL_VERSION, build, mode: runtime.mode, storageError: runtime.storageError, revision };
   if (runtime.openMs !== undefined) out.openMs = runtime.openMs;
   return out;

@@ -8,6 +8,7 @@ import type { KvBackend } from '../../core/storage/types';
 import { createIdbBackend } from '../../backends/idb/idb-backend';
 import { createMemoryBackend } from '../../backends/memory/memory-backend';
 import type { StorageMode } from './protocol';
+import { StartupError } from '../../core/server/runtime-config';
 
 export interface RuntimeOptions {
   dbName: string;
@@ -16,6 +17,8 @@ export interface RuntimeOptions {
   api: Omit<ApiServerOptions, 'backend'>;
   /** For tests: force the in-memory store, as if IndexedDB were denied. */
   forceMemory?: boolean;
+  /** Options read at every (re)start on top of `api`: the page's saved settings (runtime config, access control). */
+  settings?: () => Promise<Omit<ApiServerOptions, 'backend'>>;
 }
 
 export interface ApiRuntime {
@@ -28,6 +31,12 @@ export interface ApiRuntime {
   reset(): Promise<void>;
   /** Close the server (the next request reopens it from storage). */
   close(): Promise<void>;
+  /**
+   * A restart of the API with the state kept, as a real apiserver restart: the current server
+   * shuts down (watches end, clients resume) and a new one opens over the same storage with the
+   * settings read afresh. Requests arriving meanwhile wait for the new server.
+   */
+  restart(): Promise<ApiServer>;
   /** How long the last open took (ms), for the status endpoint. */
   readonly openMs: number | undefined;
 }
@@ -36,6 +45,8 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
   let opening: Promise<ApiServer> | undefined;
   let mode: StorageMode = 'starting';
   let storageError = '';
+  // Kept across restarts: a memory-only cluster must survive a settings change too.
+  let memory: KvBackend | undefined;
 
   /** Remembers backend failures for the page, leaving the error itself to the core. */
   const observed = (backend: KvBackend): KvBackend => ({
@@ -62,20 +73,24 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
   };
 
   const openServer = async (): Promise<ApiServer> => {
-    if (!opts.forceMemory) {
+    const api = { ...opts.api, ...(opts.settings ? await opts.settings() : {}) };
+    if (!opts.forceMemory && !memory) {
       try {
         const backend = createIdbBackend({ dbName: opts.dbName, indexedDB: opts.indexedDB });
         // Lazy open: a cold worker answers its first GET without loading every value first.
-        const server = await createApiServer({ ...opts.api, backend: observed(backend), lazyOpen: true });
+        const server = await createApiServer({ ...api, backend: observed(backend), lazyOpen: true });
         mode = 'persistent';
         return server;
       } catch (error) {
+        // Bad settings are not a storage problem: the caller reports them and keeps the old ones.
+        if (error instanceof StartupError) throw error;
         storageError = `IndexedDB is not available (${describe(error)}); running in memory: changes are not persistent`;
       }
-    } else {
+    } else if (opts.forceMemory) {
       storageError = 'running in memory: changes are not persistent';
     }
-    const server = await createApiServer({ ...opts.api, backend: createMemoryBackend() });
+    memory ??= createMemoryBackend();
+    const server = await createApiServer({ ...api, backend: memory });
     mode = 'memory';
     return server;
   };
@@ -101,9 +116,22 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
     get storageError() {
       return storageError;
     },
+    restart() {
+      const previous = opening;
+      mode = 'starting';
+      const next = (async () => {
+        const old = await previous?.catch(() => undefined);
+        old?.beginShutdown();
+        await old?.close();
+        return open();
+      })();
+      opening = next;
+      return next;
+    },
     async reset() {
       const wasMemory = mode === 'memory';
       await close();
+      memory = undefined;
       if (!wasMemory && !opts.forceMemory) await deleteDatabase(opts.indexedDB ?? globalThis.indexedDB, opts.dbName);
       storageError = '';
     },

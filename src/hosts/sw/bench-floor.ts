@@ -2,6 +2,8 @@
 // private prefix: a fixed Response of a given size (T), and the raw IndexedDB operation on the
 // same bytes (P), timed inside the worker. A separate database keeps them away from the cluster.
 
+import { IDB_DURABILITY } from '../../backends/idb/idb-backend';
+
 const BENCH_DB = 'kube-playground-bench';
 let db: Promise<IDBDatabase> | undefined;
 
@@ -19,7 +21,8 @@ function run(mode: IDBTransactionMode, op: (store: IDBObjectStore) => IDBRequest
   return open().then(
     (d) =>
       new Promise((resolve, reject) => {
-        const tx = d.transaction('values', mode);
+        // The same durability the store's commits use, so P is the floor of the same operation.
+        const tx = d.transaction('values', mode, mode === 'readwrite' ? IDB_DURABILITY : undefined);
         const req = op(tx.objectStore('values'));
         tx.oncomplete = () => resolve(req.result);
         tx.onerror = () => reject(tx.error);
@@ -28,11 +31,22 @@ function run(mode: IDBTransactionMode, op: (store: IDBObjectStore) => IDBRequest
   );
 }
 
-/** `echo?bytes=N`, `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */
+const ECHO_HEADERS: Array<[string, string]> = [
+  ['Audit-Id', '00000000-0000-4000-8000-000000000000'],
+  ['Cache-Control', 'no-cache, private'],
+  ['Content-Type', 'application/json'],
+];
+
+/** `echo?bytes=N[&status=201]` (any method), `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */
 export async function benchFloor(action: string, search: URLSearchParams): Promise<Response | undefined> {
   const bytes = Number(search.get('bytes') ?? '0');
   const key = search.get('key') ?? 'k';
-  if (action === 'bench/echo') return new Response('x'.repeat(bytes), { headers: { 'Content-Type': 'application/json' } });
+  if (action === 'bench/echo') {
+    // The header set the API answers with (fixed values of the same length) and, for a create's
+    // floor, its status: the floor moves the same bytes, like bench/floor-server.ts for Node.
+    const status = Number(search.get('status') ?? '200');
+    return new Response('x'.repeat(bytes), { status, headers: ECHO_HEADERS });
+  }
   if (action === 'bench/idb-put') {
     const value = 'x'.repeat(bytes);
     const t0 = performance.now();
@@ -50,7 +64,7 @@ export async function benchFloor(action: string, search: URLSearchParams): Promi
     const value = 'x'.repeat(bytes);
     const d = await open();
     await new Promise<void>((resolve, reject) => {
-      const tx = d.transaction('values', 'readwrite');
+      const tx = d.transaction('values', 'readwrite', IDB_DURABILITY);
       const store = tx.objectStore('values');
       store.clear();
       for (let i = 0; i < n; i++) store.put(value, `walk/${String(i).padStart(6, '0')}`);

@@ -38,11 +38,12 @@ export interface AdaptedResponse {
 }
 
 export function toResponse(apiRes: ApiResponse): AdaptedResponse {
-  const headers = new Headers();
+  // Pairs, not a Headers object built by set(): the Response constructor takes them in one step.
+  const headers: Array<[string, string]> = [];
   for (const name in apiRes.headers) {
     // The browser frames the body itself; a core-provided length could disagree with it.
     if (name.toLowerCase() === 'content-length') continue;
-    headers.set(name, apiRes.headers[name]!);
+    headers.push([name, apiRes.headers[name]!]);
   }
   const init: ResponseInit = { status: apiRes.status, headers };
   const body = apiRes.body;

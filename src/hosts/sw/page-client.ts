@@ -1,7 +1,8 @@
 // The page's side of the browser host: register the worker, wait until it controls the page,
 // check protocol versions, and read the host status. A worker from another deployment with an
 // incompatible protocol is updated and the page reloads once the new one has taken over.
-import { ADMIN_PREFIX, PROTOCOL_VERSION, normalizeBase, type HostStatus, type PageMessage, type WorkerMessage } from './protocol';
+import { ADMIN_PREFIX, PROTOCOL_VERSION, normalizeBase, type HostSettings, type HostStatus, type PageMessage, type SettingsAnswer, type WorkerMessage } from './protocol';
+import type { AuditEvent } from '../../core/server/audit';
 
 const HELLO_TIMEOUT_MS = 5_000;
 
@@ -56,4 +57,39 @@ export async function adminCall(base: string, action: 'reset' | 'import', body?:
   const data: unknown = await res.json();
   if (!res.ok) throw new Error((data as { message?: string }).message ?? `HTTP ${res.status}`);
   return data;
+}
+
+/** Thrown when the API is not the browser host's (a Node host URL has no admin endpoints). */
+export class NoAdminEndpoints extends Error {}
+
+async function adminJson<T>(base: string, action: string, init?: RequestInit): Promise<{ status: number; data: T }> {
+  const res = await fetch(`${normalizeBase(base)}${ADMIN_PREFIX.slice(1)}${action}`, init);
+  if (res.status === 404) throw new NoAdminEndpoints('this API has no browser-host admin endpoints (settings and audit live in the page\'s Service Worker)');
+  const text = await res.text();
+  try {
+    return { status: res.status, data: JSON.parse(text) as T };
+  } catch {
+    throw new Error(`${action}: HTTP ${res.status}: ${text.slice(0, 200)}`);
+  }
+}
+
+/** The API settings in force. */
+export async function readSettings(base: string): Promise<SettingsAnswer> {
+  const { status, data } = await adminJson<SettingsAnswer & { message?: string }>(base, 'settings');
+  if (status !== 200) throw new Error(data.message ?? `settings: HTTP ${status}`);
+  return data;
+}
+
+/** Applies settings (a restart of the API); a refusal answers with `error` set and the old settings. */
+export async function writeSettings(base: string, settings: HostSettings): Promise<SettingsAnswer> {
+  const { status, data } = await adminJson<SettingsAnswer & { message?: string }>(base, 'settings', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(settings) });
+  if (status !== 200 && status !== 422) throw new Error(data.message ?? `settings: HTTP ${status}`);
+  return data;
+}
+
+/** The most recent audit events of the running API server, oldest first. */
+export async function readAuditEvents(base: string, limit = 200): Promise<AuditEvent[]> {
+  const { status, data } = await adminJson<{ events?: AuditEvent[]; message?: string }>(base, `audit?limit=${limit}`);
+  if (status !== 200) throw new Error(data.message ?? `audit: HTTP ${status}`);
+  return data.events ?? [];
 }

@@ -7,7 +7,7 @@
  * that meets a worker with another version asks it to update and reloads once the new one
  * controls the page.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** The IndexedDB database holding the cluster state. */
 export const DB_NAME = 'kube-playground';
@@ -53,6 +53,31 @@ export interface HostStatus {
   revision: string;
   /** How long opening the API server took in this worker, in ms (cold-start diagnostics). */
   openMs?: number;
+}
+
+/** Access control of the browser host: 'off' is AlwaysAllow; with 'RBAC' the page itself stays an admin. */
+export type AccessControlMode = 'off' | 'RBAC';
+
+/** The API server's start-up settings in the browser host, as kube-apiserver's flags spell them. */
+export interface HostSettings {
+  /** `--runtime-config` text, e.g. `batch/v1beta1=false,batch/v2alpha1`. */
+  runtimeConfig: string;
+  /** `--feature-gates` text, e.g. `APIListChunking=false`. */
+  featureGates: string;
+  accessControl: AccessControlMode;
+}
+
+export const DEFAULT_HOST_SETTINGS: HostSettings = { runtimeConfig: '', featureGates: '', accessControl: 'off' };
+
+/** The answer of `GET|PUT settings`: the settings in force, and why new ones were refused. */
+export interface SettingsAnswer {
+  settings: HostSettings;
+  /** The start-up error for refused settings (the previous ones stay in force). */
+  error?: string;
+  /** Start-up warnings of the settings in force (deprecated or GA feature gates). */
+  warnings: string[];
+  /** How long the restart of the API took (ms), when one happened. */
+  restartMs?: number;
 }
 
 /** Page → worker messages (postMessage); the worker answers on the given MessagePort. */

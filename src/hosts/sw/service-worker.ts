@@ -9,6 +9,8 @@ import { hostStatus, toApiRequest, toResponse } from './fetch-adapter';
 import { handleAdmin } from './admin';
 import { dropOldShells, precacheShell, shellResponse } from './shell-cache';
 import { WATCH_LIMITS } from './settings';
+import { createSettingsStore } from './settings-store';
+import { startupOptions } from './settings-apply';
 
 declare const self: ServiceWorkerScopeLike;
 /** Replaced at build time (vite `define`) with a per-build id. */
@@ -18,9 +20,12 @@ const BUILD = typeof __KP_BUILD_ID__ === 'string' ? __KP_BUILD_ID__ : 'dev';
 const BASE_URL = new URL('./', self.location.href).href;
 const BASE_PATH = new URL(BASE_URL).pathname;
 
+// The page's API settings (runtime config, feature gates, access control) in a database of their own.
+const settingsStore = createSettingsStore({ dbName: `${DB_NAME}-settings` });
 const runtime = createApiRuntime({
   dbName: DB_NAME,
   api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host },
+  settings: () => startupOptions(settingsStore, (error) => console.warn(error)),
 });
 
 self.addEventListener('install', (event) => {
@@ -55,7 +60,7 @@ self.addEventListener('fetch', (event) => {
 
 async function answer(event: FetchEventLike, path: string, search: string): Promise<Response> {
   try {
-    if (path.startsWith(ADMIN_PREFIX)) return await handleAdmin(path.slice(ADMIN_PREFIX.length), event.request, runtime, BUILD);
+    if (path.startsWith(ADMIN_PREFIX)) return await handleAdmin(path.slice(ADMIN_PREFIX.length), event.request, runtime, BUILD, settingsStore);
     const apiReq = await toApiRequest(event.request, path + search);
     if ('tooLarge' in apiReq) return hostStatus(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${apiReq.limit}`);
     const server = await runtime.server();

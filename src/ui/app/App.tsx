@@ -1,9 +1,15 @@
 // The playground UI: resource explorer, lists, objects with field ownership, request console and
 // health. Mounted by the page shell with the API's base URL (the Service Worker's scope or a Node
 // host URL); everything goes over HTTP like any other client.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { createApiClient } from '../lib/api';
+import { impersonationHeaders, loadIdentity, saveIdentity, type Identity } from '../lib/identity';
+import { WarningLog } from '../lib/warnings';
+import { AuditPanel } from './AuditPanel';
+import { IdentitySwitcher } from './IdentitySwitcher';
+import { SettingsPanel, useHostSettings } from './SettingsPanel';
+import { RecentWarnings, WarningLogContext } from './Warnings';
 import { ClientContext } from './client-context';
 import { HealthPanel } from './HealthPanel';
 import { ObjectView } from './ObjectView';
@@ -11,41 +17,80 @@ import { RequestConsole } from './RequestConsole';
 import { ResourceTree } from './ResourceTree';
 import { TableView } from './TableView';
 import { useHashRoute } from './use-hash-route';
+import { scheduleInFrame } from '../lib/watch-store';
 import './theme.css';
 
+// Query results reach React in the same per-frame batch as watch events: one commit per frame.
+notifyManager.setScheduler(scheduleInFrame);
+
+const tabStorage = () => (typeof sessionStorage === 'undefined' ? undefined : sessionStorage);
+
 export function App({ apiBase }: { apiBase: string }) {
-  const client = useMemo(() => createApiClient({ apiBase }), [apiBase]);
-  const queryClient = useMemo(() => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }), []);
+  const [identity, setIdentity] = useState<Identity | undefined>(() => loadIdentity(tabStorage()));
+  const identityKey = JSON.stringify(identity ?? null);
+  const warnings = useMemo(() => new WarningLog(), []);
+  const client = useMemo(() => createApiClient({ apiBase, headers: impersonationHeaders(identity), onWarnings: (request, w) => warnings.add(request, w) }), [apiBase, identityKey]);
+  // A cache per identity, and the views remounted on it (react-query observers keep the client
+  // they were made with): nothing shown while acting as alice may come from the admin's reads.
+  const [namespace, setNamespace] = useState('default');
+  const queryClient = useMemo(() => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }), [identityKey]);
+  useEffect(() => () => queryClient.clear(), [queryClient]);
+  const changeIdentity = (next: Identity | undefined) => {
+    saveIdentity(tabStorage(), next);
+    setIdentity(next);
+  };
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider key={identityKey} client={queryClient}>
       <ClientContext.Provider value={client}>
-        <Shell apiBase={apiBase} />
+        <WarningLogContext.Provider value={warnings}>
+          <Shell apiBase={apiBase} identity={identity} onIdentity={changeIdentity} namespace={namespace} onNamespace={setNamespace} />
+        </WarningLogContext.Provider>
       </ClientContext.Provider>
     </QueryClientProvider>
   );
 }
 
-function Shell({ apiBase }: { apiBase: string }) {
+/** Views of the browser host that the shared routes do not know: `#/settings` and `#/audit`. */
+function hostView(hash: string): 'settings' | 'audit' | undefined {
+  if (hash === '#/settings') return 'settings';
+  if (hash === '#/audit') return 'audit';
+  return undefined;
+}
+
+interface ShellProps {
+  apiBase: string;
+  identity: Identity | undefined;
+  onIdentity(next: Identity | undefined): void;
+  namespace: string;
+  onNamespace(namespace: string): void;
+}
+
+function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNamespace }: ShellProps) {
   const [route, navigate] = useHashRoute();
-  const [namespace, setNamespace] = useState('default');
+  const settings = useHostSettings(apiBase);
+  const extra = route.view === 'home' ? hostView(location.hash) : undefined;
   return (
     <div className="app">
       <a className="skip-link" href="#main">Skip to content</a>
       <header>
         <strong>kube-playground</strong>
         <nav aria-label="Views">
-          <a href="#/">Explore</a> <a href="#/console">Request console</a> <a href="#/health">Health</a>
+          <a href="#/">Explore</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a>
         </nav>
         <label>
           Namespace <input value={namespace} onChange={(e) => setNamespace(e.target.value)} size={14} />
         </label>
+        <IdentitySwitcher identity={identity} onChange={onIdentity} accessControl={settings.data?.settings.accessControl} />
       </header>
       <aside>
         <ResourceTree current={route} namespace={namespace} />
+        <RecentWarnings />
       </aside>
       <main id="main" tabIndex={-1}>
-        {route.view === 'home' && <p>Pick a kind on the left, or open the request console.</p>}
-        {route.view === 'console' && <RequestConsole apiBase={apiBase} />}
+        {route.view === 'home' && !extra && <p>Pick a kind on the left, or open the request console.</p>}
+        {extra === 'settings' && <SettingsPanel apiBase={apiBase} />}
+        {extra === 'audit' && <AuditPanel apiBase={apiBase} />}
+        {route.view === 'console' && <RequestConsole apiBase={apiBase} extraHeaders={impersonationHeaders(identity)} />}
         {route.view === 'health' && <HealthPanel />}
         {route.view === 'list' && (
           <TableView

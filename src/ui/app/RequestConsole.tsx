@@ -1,9 +1,12 @@
 // Compose any request and see the raw response as it streams (watches included), with the
-// equivalent curl and kubectl commands.
+// equivalent curl and kubectl commands. The page's identity (impersonation headers) rides along
+// and shows in both commands; the response's Warning headers are listed as kubectl prints them.
 import { useRef, useState, type FormEvent } from 'react';
 import { joinBase } from '../lib/api-paths';
 import { statusLine } from '../lib/http-status';
 import { curlCommand, fullPath, kubectlCommand, type ComposedRequest } from '../lib/commands';
+import { parseWarningHeader } from '../lib/warnings';
+import { WarningsList } from './Warnings';
 
 function parseHeaders(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -14,7 +17,7 @@ function parseHeaders(text: string): Record<string, string> {
   return out;
 }
 
-export function RequestConsole({ apiBase }: { apiBase: string }) {
+export function RequestConsole({ apiBase, extraHeaders = {} }: { apiBase: string; extraHeaders?: Readonly<Record<string, string>> }) {
   const [method, setMethod] = useState('GET');
   const [path, setPath] = useState('/api/v1/namespaces/default/configmaps');
   const [query, setQuery] = useState('');
@@ -22,9 +25,10 @@ export function RequestConsole({ apiBase }: { apiBase: string }) {
   const [body, setBody] = useState('');
   const [output, setOutput] = useState('');
   const [running, setRunning] = useState(false);
+  const [warnings, setWarnings] = useState<string[]>([]);
   const abort = useRef<AbortController | null>(null);
 
-  const req: ComposedRequest = { method, path: query ? `${path}?${query.replace(/^\?/, '')}` : path, headers: parseHeaders(headers), body: body || undefined };
+  const req: ComposedRequest = { method, path: query ? `${path}?${query.replace(/^\?/, '')}` : path, headers: { ...extraHeaders, ...parseHeaders(headers) }, body: body || undefined };
   const server = /^https?:/.test(apiBase) ? apiBase : new URL(apiBase, location.href).href;
   const kubectl = kubectlCommand(req);
 
@@ -34,8 +38,10 @@ export function RequestConsole({ apiBase }: { apiBase: string }) {
     const controller = (abort.current = new AbortController());
     setRunning(true);
     setOutput('');
+    setWarnings([]);
     try {
       const res = await fetch(joinBase(apiBase, fullPath(req)), { method, headers: req.headers, body: method === 'GET' || method === 'DELETE' ? undefined : req.body, signal: controller.signal });
+      setWarnings(parseWarningHeader(res.headers.get('Warning')));
       let text = `${statusLine(res.status, res.statusText)}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n`;
       setOutput(text);
       const reader = res.body?.getReader();
@@ -66,6 +72,11 @@ export function RequestConsole({ apiBase }: { apiBase: string }) {
           <button type="button" disabled={!running} onClick={() => abort.current?.abort()}>Stop</button>
         </div>
         <textarea aria-label="Headers" value={headers} onChange={(e) => setHeaders(e.target.value)} rows={3} />
+        {Object.keys(extraHeaders).length > 0 && (
+          <p data-testid="identity-headers">
+            Also sent (the page's identity): <code>{Object.entries(extraHeaders).map(([k, v]) => `${k}: ${v}`).join('; ')}</code>
+          </p>
+        )}
         <textarea aria-label="Body" value={body} onChange={(e) => setBody(e.target.value)} rows={8} placeholder="request body (JSON or YAML)" />
       </form>
       <h3>curl</h3>
@@ -74,6 +85,7 @@ export function RequestConsole({ apiBase }: { apiBase: string }) {
       <pre data-testid="kubectl">{kubectl.command ?? `(no kubectl equivalent: ${kubectl.note})`}</pre>
       {kubectl.command && kubectl.note && <p>{kubectl.note}</p>}
       <h3>Response {running && <small aria-busy="true">streaming…</small>}</h3>
+      <WarningsList warnings={warnings} />
       <pre data-testid="response">{output}</pre>
     </section>
   );

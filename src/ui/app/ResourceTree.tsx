@@ -1,14 +1,33 @@
 // The resource explorer: groups → versions → kinds from discovery, as a keyboard-navigable list of links.
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { ResourceKind } from '../lib/discovery';
+// Discovery is cached for 30 s, but a watch on CustomResourceDefinitions reads it again as soon as
+// a CRD is created, deleted or changes its spec (by this page, another tab or kubectl).
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { crdDiscoveryTrigger, type ResourceKind } from '../lib/discovery';
 import { formatHash, type ViewState } from '../lib/routes';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
 
+const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', namespaced: false };
+
 export function ResourceTree({ current, namespace }: { current: ViewState; namespace: string }) {
   const client = useClient();
+  const queryClient = useQueryClient();
   const discovery = useQuery({ queryKey: ['discovery', client.apiBase], queryFn: () => client.discover(), staleTime: 30_000 });
+  useEffect(() => {
+    const controller = new AbortController();
+    const changed = crdDiscoveryTrigger();
+    void (async () => {
+      try {
+        for await (const item of client.watch(CRDS, { signal: controller.signal })) {
+          if (changed(item)) void queryClient.invalidateQueries({ queryKey: ['discovery', client.apiBase] });
+        }
+      } catch {
+        // Without the watch (e.g. not allowed to list CRDs) the 30 s cache still applies.
+      }
+    })();
+    return () => controller.abort();
+  }, [client, queryClient]);
   const [filter, setFilter] = useState('');
   if (discovery.isPending) return <p aria-busy="true">Loading discovery…</p>;
   if (discovery.isError) return <ErrorBox error={discovery.error} />;

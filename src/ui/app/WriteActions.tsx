@@ -4,7 +4,7 @@
 // response is shown with its status; errors with the Status message and causes.
 import { useState } from 'react';
 import { parse, stringify } from 'yaml';
-import type { PatchType, PropagationPolicy } from '../lib/api';
+import type { PatchType, PropagationPolicy, WarningsListener } from '../lib/api';
 import { KubeApiError, type StatusCause } from '../lib/api-errors';
 import type { ResourceRef } from '../lib/api-paths';
 import { dropAtPath, setFromLive } from '../lib/config-edit';
@@ -14,6 +14,7 @@ import { ConflictPreview } from './ConflictPreview';
 import { ErrorBox } from './ErrorBox';
 import { MonacoEditor } from './MonacoEditor';
 import { useSchemaLookup } from './schema-context';
+import { WarningsList } from './Warnings';
 
 type Mode = 'apply' | 'create' | 'replace' | 'patch';
 const MODES: ReadonlyArray<[Mode, string]> = [['apply', 'Apply'], ['create', 'Create'], ['replace', 'Replace'], ['patch', 'Patch']];
@@ -41,6 +42,8 @@ interface Result {
   text: string;
   error?: unknown;
   busy?: boolean;
+  /** The Warning headers of the response, shown beside it. */
+  warnings?: string[];
 }
 
 export function WriteActions({ target, namespace, name, live, starting, managers, conflicts, onConflicts, onWritten }: WriteActionsProps) {
@@ -58,19 +61,21 @@ export function WriteActions({ target, namespace, name, live, starting, managers
   const text = texts[editorKey] ?? (mode === 'patch' ? PATCH_EXAMPLES[patchType] : mode === 'apply' ? '' : starting);
   const setText = (t: string) => setTexts((all) => ({ ...all, [editorKey]: t }));
 
-  const run = async (label: string, action: () => Promise<unknown>) => {
+  const run = async (label: string, action: (onWarnings: WarningsListener) => Promise<unknown>) => {
     setResult({ text: `${label}…`, busy: true });
+    const warnings: string[] = [];
+    const onWarnings: WarningsListener = (w) => warnings.push(...w);
     try {
-      const out = await action();
-      setResult({ text: `${label}: OK\n${out === undefined ? '' : stringify(out)}` });
+      const out = await action(onWarnings);
+      setResult({ text: `${label}: OK\n${out === undefined ? '' : stringify(out)}`, warnings });
       onWritten();
       return true;
     } catch (e) {
-      setResult({ text: `${label} failed`, error: e });
+      setResult({ text: `${label} failed`, error: e, warnings });
       return false;
     }
   };
-  const apply = (withForce: boolean, dryRun: boolean) => client.apply(target, namespace, name, text, { fieldManager: manager, force: withForce, dryRun });
+  const apply = (withForce: boolean, dryRun: boolean, onWarnings?: WarningsListener) => client.apply(target, namespace, name, text, { fieldManager: manager, force: withForce, dryRun, onWarnings });
   const applyWithPreview = async () => {
     onConflicts([]);
     if (!force) {
@@ -86,7 +91,7 @@ export function WriteActions({ target, namespace, name, live, starting, managers
         // Any other failure is reported by the real request below, with its own status.
       }
     }
-    await run('Apply', () => apply(force, false));
+    await run('Apply', (w) => apply(force, false, w));
   };
   const editConfig = (edit: (c: unknown) => unknown) => {
     setText(stringify(edit(parse(text))));
@@ -94,11 +99,11 @@ export function WriteActions({ target, namespace, name, live, starting, managers
   };
   const write = () => {
     if (mode === 'apply') return void applyWithPreview();
-    if (mode === 'create') return void run('Create', () => client.create(target, namespace, text));
-    if (mode === 'replace') return void run('Replace', () => client.replace(target, namespace, name, text));
+    if (mode === 'create') return void run('Create', (onWarnings) => client.create(target, namespace, text, { onWarnings }));
+    if (mode === 'replace') return void run('Replace', (onWarnings) => client.replace(target, namespace, name, text, { onWarnings }));
     // Merge and strategic patches are JSON on the wire; YAML is accepted here for convenience.
     const body = patchType === 'json' ? text : JSON.stringify(parse(text));
-    return void run(`Patch (${patchType})`, () => client.patch(target, namespace, name, patchType, body));
+    return void run(`Patch (${patchType})`, (onWarnings) => client.patch(target, namespace, name, patchType, body, { onWarnings }));
   };
 
   return (
@@ -136,7 +141,7 @@ export function WriteActions({ target, namespace, name, live, starting, managers
             <label>
               <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> force
             </label>
-            <button type="button" onClick={() => void run('Dry-run apply', () => apply(force, true))}>Dry-run</button>
+            <button type="button" onClick={() => void run('Dry-run apply', (w) => apply(force, true, w))}>Dry-run</button>
           </>
         )}
         <button type="button" className="primary" onClick={write} disabled={result.busy}>
@@ -149,19 +154,20 @@ export function WriteActions({ target, namespace, name, live, starting, managers
             {['Background', 'Foreground', 'Orphan'].map((p) => <option key={p}>{p}</option>)}
           </select>
         </label>
-        <button type="button" disabled={!live} onClick={() => void run('Delete', () => client.delete(target, namespace, name, { propagationPolicy: policy }))}>Delete</button>
+        <button type="button" disabled={!live} onClick={() => void run('Delete', (onWarnings) => client.delete(target, namespace, name, { propagationPolicy: policy, onWarnings }))}>Delete</button>
       </div>
       {conflicts.length > 0 && (
         <ConflictPreview
           manager={manager}
           causes={conflicts}
-          onForce={() => void run('Apply (force)', () => apply(true, false)).then((ok) => ok && onConflicts([]))}
+          onForce={() => void run('Apply (force)', (w) => apply(true, false, w)).then((ok) => ok && onConflicts([]))}
           onDropFields={(fields) => editConfig((c) => fields.reduce((acc, f) => dropAtPath(acc, f), c))}
           onUseLiveValues={(fields) => editConfig((c) => fields.reduce((acc, f) => setFromLive(acc, live, f), c))}
         />
       )}
       <output aria-busy={result.busy ? 'true' : undefined} data-testid="write-result">
         <ErrorBox error={result.error} />
+        <WarningsList warnings={result.warnings} />
         <pre>{result.text}</pre>
       </output>
     </section>

@@ -1,4 +1,5 @@
-// Schema-aware YAML in Monaco: completion of field names (with types, required first), hovers
+// Schema-aware YAML in Monaco: completion of field names (with types, required first) and of
+// values (enums, booleans, apiVersions, kinds, namespaces; see value-suggestions), hovers
 // with the field's path and type, and validation markers — all from the server's /openapi/v3 for
 // the apiVersion and kind of the document under the cursor (built-ins and CRDs alike), in
 // multi-document YAML. Providers are registered once per language; each editor model brings its
@@ -6,6 +7,7 @@
 import type { SchemaLookup } from '../lib/yaml-schema/validate';
 import { validateYaml } from '../lib/yaml-schema/validate';
 import { fieldHover, fieldSuggestions } from '../lib/yaml-schema/suggestions';
+import { valueSuggestions } from '../lib/yaml-schema/value-suggestions';
 import { groupVersion, yamlContext } from '../lib/yaml-schema/yaml-context';
 
 type Monaco = typeof import('monaco-editor/editor/editor.api.js');
@@ -16,15 +18,35 @@ let registered = false;
 
 /** Key position: only indentation, maybe a list dash, and the start of a key before the cursor. */
 const KEY_POSITION = /^\s*(-\s+)?[A-Za-z0-9_.$-]*$/;
+/** Value position: `key: ` and maybe the start of a plain value (group 1) before the cursor. */
+const VALUE_POSITION = /^\s*(?:-\s+)?[^\s#'"{}[\],&*!|>%@`][^:#]*?:\s+(\S*)$/;
+/** A list item's start: a scalar value, or the first key of a map item (the schema decides). */
+const ITEM_POSITION = /^\s*-\s+(\S*)$/;
 
 function register(monaco: Monaco): void {
   if (registered) return;
   registered = true;
   monaco.languages.registerCompletionItemProvider('yaml', {
-    async provideCompletionItems(model, position) {
+    // A space after `key:` or `-` opens value suggestions as one types.
+    triggerCharacters: [' '],
+    async provideCompletionItems(model, position, context) {
       const lookup = lookups.get(model.uri.toString());
-      const before = model.getLineContent(position.lineNumber).slice(0, position.column - 1);
-      if (!lookup || !KEY_POSITION.test(before)) return { suggestions: [] };
+      const line = model.getLineContent(position.lineNumber);
+      const before = line.slice(0, position.column - 1);
+      if (!lookup) return { suggestions: [] };
+      const value = VALUE_POSITION.exec(before) ?? ITEM_POSITION.exec(before);
+      if (value) {
+        const typed = value[1]!;
+        const rest = /^\S*/.exec(line.slice(position.column - 1))![0];
+        const range = new monaco.Range(position.lineNumber, position.column - typed.length, position.lineNumber, position.column + rest.length);
+        const ctx = yamlContext(model.getValue(), position.lineNumber - 1, position.column - 1);
+        const values = await valueSuggestions(ctx, lookup).catch(() => []);
+        if (values.length || !ITEM_POSITION.test(before)) {
+          return { suggestions: values.map((v, i) => ({ label: v.value, kind: monaco.languages.CompletionItemKind.EnumMember, detail: v.detail, insertText: v.value, sortText: String(i).padStart(4, '0'), range })) };
+        }
+      }
+      // Typing a space elsewhere (indentation) asks for nothing.
+      if (context.triggerKind === monaco.languages.CompletionTriggerKind.TriggerCharacter || !KEY_POSITION.test(before)) return { suggestions: [] };
       const word = model.getWordUntilPosition(position);
       const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
       const ctx = yamlContext(model.getValue(), position.lineNumber - 1, position.column - 1);

@@ -6,6 +6,7 @@ import { KubeApiError, errorFromResponse } from './api-errors';
 import { joinBase, queryString, resourcePath, type QueryValue, type ResourceRef } from './api-paths';
 import { AGGREGATED_DISCOVERY_ACCEPT, parseAggregatedDiscovery, type GroupNode } from './discovery';
 import { resumingWatch, type KubeObject, type ListResult, type WatchItem } from './watch';
+import { parseWarningHeader } from './warnings';
 
 export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 export const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
@@ -49,9 +50,13 @@ export interface ListOptions {
   fieldSelector?: string;
 }
 
+/** Hears the `Warning` header texts of one response (deprecations, fieldValidation=Warn, ...). */
+export type WarningsListener = (warnings: string[]) => void;
+
 export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
+  onWarnings?: WarningsListener;
 }
 
 export interface ApplyOptions extends WriteOptions {
@@ -63,6 +68,7 @@ export interface DeleteOptions {
   propagationPolicy?: PropagationPolicy;
   dryRun?: boolean;
   gracePeriodSeconds?: number;
+  onWarnings?: WarningsListener;
 }
 
 export interface WatchOptions {
@@ -85,6 +91,10 @@ export interface HealthReport {
 export interface ApiClientOptions {
   apiBase: string;
   fetch?: typeof fetch;
+  /** Sent with every request (the identity switcher's impersonation headers). */
+  headers?: Readonly<Record<string, string>>;
+  /** Every response with Warning headers, whoever asked: the page's warnings list. */
+  onWarnings?(request: string, warnings: string[]): void;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -95,13 +105,24 @@ function bodyText(body: unknown): string {
 }
 
 export function createApiClient(options: ApiClientOptions) {
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const baseFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  // Every request of this client goes through here: identity headers on, warnings reported.
+  const doFetch = async (input: string, init: RequestInit & { onWarnings?: WarningsListener } = {}): Promise<Response> => {
+    const { onWarnings, ...rest } = init;
+    const res = await baseFetch(input, { ...rest, headers: { ...(rest.headers as Record<string, string> | undefined), ...options.headers } });
+    const warnings = parseWarningHeader(res.headers.get('Warning'));
+    if (warnings.length) {
+      onWarnings?.(warnings);
+      options.onWarnings?.(`${rest.method ?? 'GET'} ${input.slice(options.apiBase.replace(/\/+$/, '').length)}`, warnings);
+    }
+    return res;
+  };
   const url = (path: string, query: Record<string, QueryValue> = {}) => joinBase(options.apiBase, path) + queryString(query);
 
-  async function request<T>(method: string, path: string, query: Record<string, QueryValue>, init: { accept?: string; contentType?: string; body?: string; signal?: AbortSignal } = {}): Promise<T> {
+  async function request<T>(method: string, path: string, query: Record<string, QueryValue>, init: { accept?: string; contentType?: string; body?: string; signal?: AbortSignal; onWarnings?: WarningsListener } = {}): Promise<T> {
     const headers: Record<string, string> = { Accept: init.accept ?? 'application/json' };
     if (init.contentType) headers['Content-Type'] = init.contentType;
-    const res = await doFetch(url(path, query), { method, headers, body: init.body, signal: init.signal });
+    const res = await doFetch(url(path, query), { method, headers, body: init.body, signal: init.signal, onWarnings: init.onWarnings });
     if (!res.ok) throw await errorFromResponse(res);
     const text = await res.text();
     try {
@@ -165,26 +186,26 @@ export function createApiClient(options: ApiClientOptions) {
 
     /** Server-side apply; `body` is YAML or JSON text (or an object). dryRun previews conflicts. */
     apply<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, body: unknown, o: ApplyOptions): Promise<T> {
-      return request<T>('PATCH', resourcePath(ref, namespace, name), { ...writeQuery(o), force: o.force }, { contentType: APPLY_CONTENT_TYPE, body: bodyText(body) });
+      return request<T>('PATCH', resourcePath(ref, namespace, name), { ...writeQuery(o), force: o.force }, { contentType: APPLY_CONTENT_TYPE, body: bodyText(body), onWarnings: o.onWarnings });
     },
 
     create<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace: string | undefined, body: unknown, o: WriteOptions = {}): Promise<T> {
       const text = bodyText(body);
-      return request<T>('POST', resourcePath(ref, namespace), writeQuery(o), { contentType: looksLikeJson(text) ? 'application/json' : 'application/yaml', body: text });
+      return request<T>('POST', resourcePath(ref, namespace), writeQuery(o), { contentType: looksLikeJson(text) ? 'application/json' : 'application/yaml', body: text, onWarnings: o.onWarnings });
     },
 
     replace<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, body: unknown, o: WriteOptions = {}): Promise<T> {
       const text = bodyText(body);
-      return request<T>('PUT', resourcePath(ref, namespace, name), writeQuery(o), { contentType: looksLikeJson(text) ? 'application/json' : 'application/yaml', body: text });
+      return request<T>('PUT', resourcePath(ref, namespace, name), writeQuery(o), { contentType: looksLikeJson(text) ? 'application/json' : 'application/yaml', body: text, onWarnings: o.onWarnings });
     },
 
     patch<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, type: PatchType, body: unknown, o: WriteOptions = {}): Promise<T> {
-      return request<T>('PATCH', resourcePath(ref, namespace, name), writeQuery(o), { contentType: PATCH_CONTENT_TYPES[type], body: bodyText(body) });
+      return request<T>('PATCH', resourcePath(ref, namespace, name), writeQuery(o), { contentType: PATCH_CONTENT_TYPES[type], body: bodyText(body), onWarnings: o.onWarnings });
     },
 
     /** Answers the deleted object (or a Status); with a finalizer, the object with deletionTimestamp. */
     delete<T = unknown>(ref: ResourceRef, namespace: string | undefined, name: string, o: DeleteOptions = {}): Promise<T> {
-      return request<T>('DELETE', resourcePath(ref, namespace, name), { propagationPolicy: o.propagationPolicy, dryRun: o.dryRun ? 'All' : undefined, gracePeriodSeconds: o.gracePeriodSeconds });
+      return request<T>('DELETE', resourcePath(ref, namespace, name), { propagationPolicy: o.propagationPolicy, dryRun: o.dryRun ? 'All' : undefined, gracePeriodSeconds: o.gracePeriodSeconds }, { onWarnings: o.onWarnings });
     },
 
     /** Live events, resuming across server timeouts and relisting after 410; see resumingWatch. */

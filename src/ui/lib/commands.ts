@@ -1,6 +1,8 @@
 // The command-line equivalents of a request composed in the request console: a curl command that
 // sends exactly the same bytes, and the closest kubectl command (raw verbs for GET/POST/PUT/
-// DELETE, `kubectl apply --server-side` or `kubectl patch` for PATCH).
+// DELETE, `kubectl apply --server-side` or `kubectl patch` for PATCH), with `--as`/`--as-group`
+// for impersonation headers.
+import { impersonationFlags } from './identity';
 export interface ComposedRequest {
   method: string;
   /** Path from the API root; may carry its own `?query`. */
@@ -99,6 +101,14 @@ const PATCH_TYPES: Record<string, string> = {
 };
 
 export function kubectlCommand(req: ComposedRequest): KubectlEquivalent {
+  const equivalent = kubectlVerbCommand(req);
+  const as = impersonationFlags(req.headers).map(shellQuote);
+  if (!equivalent.command || !as.length) return equivalent;
+  // Global flags may precede the verb; there they never mix with the verb's own -f/-p.
+  return { ...equivalent, command: equivalent.command.replace(/^kubectl /, `kubectl ${as.join(' ')} `) };
+}
+
+function kubectlVerbCommand(req: ComposedRequest): KubectlEquivalent {
   const path = fullPath(req);
   const method = req.method.toUpperCase();
   const raw = shellQuote(path);

@@ -1,6 +1,7 @@
 // The resource tree from aggregated discovery (apidiscovery.k8s.io/v2 APIGroupDiscoveryList from
 // `/api` and `/apis`): groups → versions → resources with kind, scope, verbs and subresources.
 import type { ResourceRef } from './api-paths';
+import type { KubeObject, WatchItem } from './watch';
 
 export const AGGREGATED_DISCOVERY_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
@@ -75,4 +76,33 @@ export function parseAggregatedDiscovery(doc: unknown): GroupNode[] {
 /** The resource for a URL segment in a tree, e.g. for deep links. */
 export function findResource(tree: readonly GroupNode[], group: string, version: string, resource: string): ResourceKind | undefined {
   return tree.find((g) => g.name === group)?.versions.find((v) => v.version === version)?.resources.find((r) => r.resource === resource);
+}
+
+/**
+ * Decides, event by event, whether discovery must be read again: a CRD created or deleted, or its
+ * spec changed (the generation moves; status-only updates such as conditions do not). The first
+ * list only records what exists; a relist after a 410 counts if the set of CRDs or a spec changed.
+ */
+export function crdDiscoveryTrigger(): (item: WatchItem) => boolean {
+  let known: Map<string, string> | undefined;
+  const id = (o: KubeObject) => o.metadata?.name ?? '';
+  const generation = (o: KubeObject) => String(o.metadata?.generation ?? '');
+  return (item) => {
+    if (item.type === 'RELIST') {
+      const next = new Map(item.items.map((o) => [id(o), generation(o)]));
+      const changed = known !== undefined && (known.size !== next.size || [...next].some(([k, g]) => known!.get(k) !== g));
+      known = next;
+      return changed;
+    }
+    if (item.type === 'BOOKMARK') return false;
+    known ??= new Map();
+    const name = id(item.object);
+    if (item.type === 'DELETED') {
+      known.delete(name);
+      return true;
+    }
+    const before = known.get(name);
+    known.set(name, generation(item.object));
+    return item.type === 'ADDED' || before !== generation(item.object);
+  };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Ring } from './event-ring';
-import { createWatchStore, objectKey } from './watch-store';
+import { createFrameScheduler, createWatchStore, objectKey } from './watch-store';
 import type { KubeObject, WatchItem } from './watch';
 
 const cm = (name: string, rv: string, ns = 'default', data = ''): KubeObject => ({ kind: 'ConfigMap', metadata: { name, namespace: ns, resourceVersion: rv }, data: { v: data } });
@@ -108,5 +108,58 @@ describe('createWatchStore', () => {
     await Promise.resolve();
     expect(store.getSnapshot().items).toHaveLength(2);
     expect(store.getSnapshot().batches).toBe(1);
+  });
+});
+
+describe('createFrameScheduler', () => {
+  function fakeHost() {
+    const frames: Array<() => void> = [];
+    const timers = new Map<number, () => void>();
+    let next = 0;
+    return {
+      frames,
+      timers,
+      host: {
+        requestAnimationFrame: (cb: () => void) => frames.push(cb),
+        setTimeout: (cb: () => void, _ms: number) => (timers.set(++next, cb), next),
+        clearTimeout: (h: unknown) => void timers.delete(h as number),
+      },
+    };
+  }
+
+  it('runs everything scheduled before a frame in that one frame, in order, and cancels the fallback timer', () => {
+    const { frames, timers, host } = fakeHost();
+    const schedule = createFrameScheduler(host);
+    const ran: string[] = [];
+    schedule(() => ran.push('watch batch'));
+    schedule(() => ran.push('query result'));
+    expect(frames.length).toBe(1);
+    expect(timers.size).toBe(1);
+    frames.shift()!();
+    expect(ran).toEqual(['watch batch', 'query result']);
+    expect(timers.size).toBe(0);
+    schedule(() => ran.push('next'));
+    expect(frames.length).toBe(1);
+  });
+
+  it('falls back to the timer when no frame comes (a throttled background tab)', () => {
+    const { frames, timers, host } = fakeHost();
+    const schedule = createFrameScheduler(host);
+    let runs = 0;
+    schedule(() => runs++);
+    [...timers.values()][0]!();
+    expect(runs).toBe(1);
+    frames.shift()!(); // the late frame finds nothing left to do
+    expect(runs).toBe(1);
+  });
+
+  it('uses a microtask where there are no frames', async () => {
+    const schedule = createFrameScheduler({ setTimeout: () => 0, clearTimeout: () => {} });
+    let runs = 0;
+    schedule(() => runs++);
+    schedule(() => runs++);
+    expect(runs).toBe(0);
+    await Promise.resolve();
+    expect(runs).toBe(2);
   });
 });

@@ -30,7 +30,7 @@ export interface WatchStoreSnapshot<T extends KubeObject> {
 }
 
 export interface WatchStoreOptions {
-  /** How to defer a flush; requestAnimationFrame when present, else queueMicrotask. */
+  /** How to defer a flush; the shared frame scheduler (scheduleInFrame) by default. */
   schedule?: (flush: () => void) => void;
   logCapacity?: number;
 }
@@ -53,11 +53,48 @@ export function objectKey(o: KubeObject): string {
   return ns ? `${ns}/${name}` : name;
 }
 
-function defaultSchedule(flush: () => void): void {
-  const raf = (globalThis as { requestAnimationFrame?: (cb: () => void) => unknown }).requestAnimationFrame;
-  if (raf) raf(flush);
-  else queueMicrotask(flush);
+export interface FrameHost {
+  requestAnimationFrame?(cb: () => void): unknown;
+  setTimeout(cb: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
+
+/**
+ * A shared once-per-frame queue: every callback scheduled before a frame runs inside that frame's
+ * one task, so the React updates they make (a watch batch, a refetched Table page, via react-query's
+ * notifyManager) are batched into one commit instead of one each. Where frames are throttled (a
+ * background tab gets about one a second) a timer runs the queue after `maxDelayMs` instead; with
+ * no frames at all (tests, workers) a microtask does.
+ */
+export function createFrameScheduler(host: FrameHost, maxDelayMs = 100): (cb: () => void) => void {
+  let queue: Array<() => void> = [];
+  let timer: unknown;
+  const run = () => {
+    if (!queue.length) return;
+    host.clearTimeout(timer);
+    const due = queue;
+    queue = [];
+    for (const cb of due) cb();
+  };
+  return (cb) => {
+    queue.push(cb);
+    if (queue.length > 1) return;
+    if (!host.requestAnimationFrame) return queueMicrotask(run);
+    host.requestAnimationFrame(run);
+    timer = host.setTimeout(run, maxDelayMs);
+  };
+}
+
+const globalHost = globalThis as unknown as FrameHost;
+
+/** The page's frame scheduler (see createFrameScheduler); one queue for every caller. */
+export const scheduleInFrame = createFrameScheduler({
+  requestAnimationFrame: typeof globalHost.requestAnimationFrame === 'function' ? (cb) => globalHost.requestAnimationFrame!(cb) : undefined,
+  setTimeout: (cb, ms) => globalHost.setTimeout(cb, ms),
+  clearTimeout: (h) => globalHost.clearTimeout(h),
+});
+
+const defaultSchedule = scheduleInFrame;
 
 export function createWatchStore<T extends KubeObject>(options: WatchStoreOptions = {}): WatchStore<T> {
   const schedule = options.schedule ?? defaultSchedule;

@@ -1,257 +1,245 @@
 // JSON object → protobuf bytes, written as gogo-protobuf writes the Go struct: fields in
 // ascending number order; value fields always (zero when the JSON lacks them); pointer fields,
 // bytes and list elements only when present; map entries sorted by key.
-import {
-  K_BOOL,
-  K_BYTES,
-  K_INT32,
-  K_INT64,
-  K_MESSAGE,
-  K_STRING,
-  S_DURATION,
-  S_FIELDS_V1,
-  S_INT_OR_STRING,
-  S_MICROTIME,
-  S_NONE,
-  S_QUANTITY,
-  S_RAW_EXTENSION,
-  S_STRING_LIST,
-  S_TIME,
-  type FieldDesc,
-  type MessageDesc,
-} from './descriptors';
-import { parseDuration, parseTime } from './time';
-import { ProtobufError, Writer, fromBase64 } from './wire';
+//
+// Each message type gets an encoding plan on first use: its fields in wire order with what to
+// do for each, and the bytes of each value field's Go zero value (written as-is when the JSON
+// lacks the field, which is most of them). The writer fills its buffer backwards, so fields
+// are visited from the highest number down.
+import { K_BOOL, K_BYTES, K_INT32, K_INT64, K_MESSAGE, K_STRING, S_NONE, type FieldDesc, type MessageDesc } from './descriptors';
+import { toInteger, writeSpecial } from './encode-special';
+import { Writer, fromBase64 } from './wire';
 
 type Json = Record<string, unknown>;
 const EMPTY: Json = Object.freeze({}) as Json;
 
-/** Per message: wire-order index by JSON name (messages without embedded structs only). */
-const indexByJson = new WeakMap<MessageDesc, Map<string, number>>();
+const OP_SCALAR = 0;
+const OP_MESSAGE = 1;
+const OP_REPEATED_SCALAR = 2;
+const OP_REPEATED_MESSAGE = 3;
+const OP_MAP = 4;
+/** Embedded Go struct: encoded from the same JSON object as its parent. */
+const OP_INLINE = 5;
 
-function jsonIndex(desc: MessageDesc): Map<string, number> | null {
-  let index = indexByJson.get(desc);
-  if (index === undefined) {
-    if (desc.fields.some((f) => f.inline)) return null;
-    index = new Map(desc.wireOrder.map((f, i) => [f.json, i]));
-    indexByJson.set(desc, index);
-  }
-  return index;
+interface EncodeField {
+  readonly desc: FieldDesc;
+  readonly json: string;
+  readonly key: number;
+  readonly kind: number;
+  readonly op: number;
+  /** A Go value field (no presence): written as its zero value when the JSON lacks it. */
+  readonly writesZero: boolean;
+  /** Key + content of the zero value, computed on first need. */
+  zero: Uint8Array | null;
+  /** Plan of the field's message (or map value message), resolved on first use. */
+  sub: EncodePlan | null;
 }
 
-/** Key + content of a value field's Go zero value, computed once per field. */
-const zeroBytes = new WeakMap<FieldDesc, Uint8Array>();
+interface EncodePlan {
+  readonly desc: MessageDesc;
+  readonly special: number;
+  /** Fields in ascending field number. */
+  readonly fields: readonly EncodeField[];
+  /** Position in `fields` by JSON key; null when an embedded struct shares the object. */
+  readonly index: Map<string, number> | null;
+  /** JSON keys in JSON (Go struct) order, and the position in `fields` of each. */
+  readonly jsonKeys: readonly string[];
+  readonly jsonToWire: readonly number[];
+}
 
-function zeroOf(f: FieldDesc): Uint8Array {
-  let bytes = zeroBytes.get(f);
-  if (bytes === undefined) {
+const plans = new WeakMap<MessageDesc, EncodePlan>();
+
+function planOf(desc: MessageDesc): EncodePlan {
+  let plan = plans.get(desc);
+  if (plan === undefined) {
+    const fields = desc.wireOrder.map(fieldPlan);
+    const index = fields.some((f) => f.op === OP_INLINE) ? null : new Map(fields.map((f, i) => [f.json, i]));
+    const jsonToWire = desc.fields.map((f) => fields.findIndex((field) => field.desc === f));
+    plan = { desc, special: desc.special, fields, index, jsonKeys: desc.fields.map((f) => internalized(f.json)), jsonToWire };
+    plans.set(desc, plan);
+  }
+  return plan;
+}
+
+/** The engine's unique copy of a property name, so comparing it to for-in keys is by identity. */
+function internalized(name: string): string {
+  return Object.keys({ [name]: 0 })[0];
+}
+
+function fieldPlan(f: FieldDesc): EncodeField {
+  const op = f.inline ? OP_INLINE : f.map ? OP_MAP : f.repeated ? (f.kind === K_MESSAGE ? OP_REPEATED_MESSAGE : OP_REPEATED_SCALAR) : f.kind === K_MESSAGE ? OP_MESSAGE : OP_SCALAR;
+  const writesZero = (op === OP_SCALAR || op === OP_MESSAGE) && !f.pointer && f.kind !== K_BYTES;
+  return { desc: f, json: f.json, key: f.key, kind: f.kind, op, writesZero, zero: null, sub: null };
+}
+
+function subOf(field: EncodeField): EncodePlan {
+  return field.sub ?? (field.sub = planOf(field.desc.message!));
+}
+
+function zeroOf(field: EncodeField): Uint8Array {
+  if (field.zero === null) {
     const w = new Writer(64);
-    writeZero(f, w);
-    bytes = w.finish();
-    zeroBytes.set(f, bytes);
+    writeValue(field, undefined, w);
+    field.zero = w.finish();
   }
-  return bytes;
+  return field.zero;
 }
+
+/** Values of the messages being encoded, by wire position; undefined = absent. */
+const slots: unknown[] = [];
+/** First free slot. */
+let top = 0;
 
 /** Writes the content of `desc` for `obj` (no key, no length) backwards into w. */
 export function encodeMessage(desc: MessageDesc, obj: Json, w: Writer): void {
-  const index = jsonIndex(desc);
+  const saved = top;
+  try {
+    writeFields(planOf(desc), obj, w);
+  } catch (err) {
+    // A failed encode leaves values in the slots above where it started: drop them.
+    slots.length = saved;
+    top = saved;
+    throw err;
+  }
+}
+
+function writeFields(plan: EncodePlan, obj: Json, w: Writer): void {
+  const index = plan.index;
   if (index === null) {
-    encodeByFields(desc, obj, w);
+    writeFieldsByName(plan, obj, w);
     return;
   }
-  // Visit only the keys the object has (most declared fields are absent), slotted by number.
-  const fields = desc.wireOrder;
-  const slots: unknown[] = new Array(fields.length);
+  // Visit only the keys the object has (most declared fields are absent), slotted by wire
+  // position: a load inside for-in is far cheaper than probing every declared name. Objects
+  // almost always hold their keys in JSON order, so each key is first looked for by identity
+  // after the previous one; the map is the fallback for keys out of order or unknown.
+  const fields = plan.fields;
+  const n = fields.length;
+  const base = top;
+  top = base + n;
+  while (slots.length < top) slots.push(undefined);
+  const jsonKeys = plan.jsonKeys;
+  let next = 0;
   for (const k in obj) {
-    const i = index.get(k);
-    if (i !== undefined) slots[i] = obj[k];
-  }
-  for (let i = fields.length - 1; i >= 0; i--) {
-    const f = fields[i];
-    const v = slots[i];
-    if (v === undefined || v === null) {
-      if (!f.pointer && !f.repeated && !f.map && f.kind !== K_BYTES) w.raw(zeroOf(f));
-    } else if (f.map) {
-      writeMap(f, v as Json, w);
-    } else if (f.repeated) {
-      if (Array.isArray(v)) for (let j = v.length - 1; j >= 0; j--) writeValue(f, v[j], w);
+    let j = next;
+    while (j < n && jsonKeys[j] !== k) j++;
+    let i: number | undefined;
+    if (j < n) {
+      i = plan.jsonToWire[j];
+      next = j + 1;
     } else {
-      writeValue(f, v, w);
+      i = index.get(k);
+      if (i === undefined) continue;
     }
+    slots[base + i] = obj[k];
   }
-}
-
-/** The general path, for messages with embedded structs that read the same JSON object. */
-function encodeByFields(desc: MessageDesc, obj: Json, w: Writer): void {
-  const fields = desc.wireOrder;
-  for (let i = fields.length - 1; i >= 0; i--) {
-    const f = fields[i];
-    if (f.inline) {
-      const mark = w.length;
-      encodeMessage(f.message!, obj, w);
-      w.lengthSince(mark);
-      w.uvarint(f.key);
+  for (let i = n - 1; i >= 0; i--) {
+    const v = slots[base + i];
+    if (v === undefined || v === null) {
+      slots[base + i] = undefined;
+      const field = fields[i];
+      if (field.writesZero) w.raw(zeroOf(field));
       continue;
     }
-    const v = obj[f.json];
-    if (f.map) {
-      if (v !== undefined && v !== null) writeMap(f, v as Json, w);
-    } else if (f.repeated) {
-      if (Array.isArray(v)) for (let j = v.length - 1; j >= 0; j--) writeValue(f, v[j], w);
-    } else if (v !== undefined && v !== null) {
-      writeValue(f, v, w);
-    } else if (!f.pointer && f.kind !== K_BYTES) {
-      writeZero(f, w);
+    slots[base + i] = undefined;
+    writeField(fields[i], v, w);
+  }
+  top = base;
+}
+
+/** Messages with embedded structs: every field looked up by name, embedded ones recursively. */
+function writeFieldsByName(plan: EncodePlan, obj: Json, w: Writer): void {
+  const fields = plan.fields;
+  for (let i = fields.length - 1; i >= 0; i--) {
+    const field = fields[i];
+    if (field.op === OP_INLINE) {
+      const mark = w.length;
+      writeFields(subOf(field), obj, w);
+      w.lengthSince(mark);
+      w.uvarint(field.key);
+      continue;
+    }
+    const v = obj[field.json];
+    if (v === undefined || v === null) {
+      if (field.writesZero) w.raw(zeroOf(field));
+    } else {
+      writeField(field, v, w);
     }
   }
 }
 
-function writeValue(f: FieldDesc, v: unknown, w: Writer): void {
-  switch (f.kind) {
-    case K_STRING: {
-      const mark = w.length;
-      w.utf8(typeof v === 'string' ? v : String(v));
-      w.lengthSince(mark);
+/** A present field: one value, each list element, or each map entry. */
+function writeField(field: EncodeField, v: unknown, w: Writer): void {
+  switch (field.op) {
+    case OP_MAP:
+      writeMap(field, v as Json, w);
       break;
-    }
+    case OP_REPEATED_SCALAR:
+    case OP_REPEATED_MESSAGE:
+      if (Array.isArray(v)) for (let j = v.length - 1; j >= 0; j--) writeValue(field, v[j], w);
+      break;
+    default:
+      writeValue(field, v, w);
+  }
+}
+
+/** Key and content of one value (undefined: the Go zero value). */
+function writeValue(field: EncodeField, v: unknown, w: Writer): void {
+  switch (field.kind) {
+    case K_STRING:
+      w.stringField(v === undefined ? '' : typeof v === 'string' ? v : String(v), field.key);
+      return;
     case K_INT32:
     case K_INT64:
-      w.svarint(toInteger(v, f.json, f.kind === K_INT32));
+      w.svarint(v === undefined ? 0 : toInteger(v, field.json, field.kind === K_INT32));
       break;
     case K_BOOL:
       w.byte(v === true ? 1 : 0);
       break;
     case K_BYTES: {
-      const bytes = typeof v === 'string' ? fromBase64(v) : v instanceof Uint8Array ? v : fromBase64(String(v));
+      const bytes = typeof v === 'string' ? fromBase64(v) : v instanceof Uint8Array ? v : fromBase64(String(v ?? ''));
       w.raw(bytes);
       w.uvarint(bytes.length);
       break;
     }
     default: {
       const mark = w.length;
-      writeMessageContent(f.message!, v, w);
+      writeMessageContent(subOf(field), v, w);
       w.lengthSince(mark);
     }
   }
-  w.uvarint(f.key);
-}
-
-function toInteger(v: unknown, field: string, int32: boolean): number {
-  const n = typeof v === 'number' ? v : Number(v);
-  if (!Number.isInteger(n)) throw new ProtobufError(`field ${field}: cannot encode ${JSON.stringify(v)} as an integer`);
-  return int32 ? n | 0 : n;
-}
-
-function writeZero(f: FieldDesc, w: Writer): void {
-  switch (f.kind) {
-    case K_STRING:
-    case K_INT32:
-    case K_INT64:
-    case K_BOOL:
-      w.byte(0);
-      break;
-    default: {
-      const mark = w.length;
-      writeMessageContent(f.message!, undefined, w);
-      w.lengthSince(mark);
-    }
-  }
-  w.uvarint(f.key);
+  w.uvarint(field.key);
 }
 
 /** A message's content from its JSON form (undefined: the Go zero value). */
-function writeMessageContent(msg: MessageDesc, v: unknown, w: Writer): void {
-  switch (msg.special) {
-    case S_NONE:
-      encodeMessage(msg, (v ?? EMPTY) as Json, w);
-      return;
-    case S_TIME:
-    case S_MICROTIME: {
-      // A zero Go time marshals to nothing; otherwise both Timestamp fields are written.
-      if (v === undefined || v === '') return;
-      const { seconds, nanos } = parseTime(String(v));
-      w.svarint(nanos);
-      w.byte(0x10);
-      w.svarint(seconds);
-      w.byte(0x08);
-      return;
-    }
-    case S_DURATION:
-      w.svarint(v === undefined ? 0 : typeof v === 'number' ? v : parseDuration(String(v)));
-      w.byte(0x08);
-      return;
-    case S_QUANTITY: {
-      // Go writes Quantity.String(); a zero Quantity prints as "0".
-      const mark = w.length;
-      w.utf8(v === undefined || v === '' ? '0' : String(v));
-      w.lengthSince(mark);
-      w.byte(0x0a);
-      return;
-    }
-    case S_INT_OR_STRING: {
-      const isString = typeof v === 'string';
-      const mark = w.length;
-      if (isString) w.utf8(v);
-      w.lengthSince(mark);
-      w.byte(0x1a);
-      w.svarint(isString || v === undefined ? 0 : toInteger(v, 'intVal', true));
-      w.byte(0x10);
-      w.byte(isString ? 1 : 0);
-      w.byte(0x08);
-      return;
-    }
-    case S_RAW_EXTENSION:
-    case S_FIELDS_V1: {
-      if (v === undefined) return;
-      const mark = w.length;
-      if (v instanceof Uint8Array) w.raw(v);
-      else w.utf8(JSON.stringify(v));
-      w.lengthSince(mark);
-      w.byte(0x0a);
-      return;
-    }
-    case S_STRING_LIST: {
-      if (!Array.isArray(v)) return;
-      for (let i = v.length - 1; i >= 0; i--) {
-        const mark = w.length;
-        w.utf8(String(v[i]));
-        w.lengthSince(mark);
-        w.byte(0x0a);
-      }
-      return;
-    }
-    default:
-      throw new ProtobufError(`unsupported special message ${msg.name}`);
-  }
+function writeMessageContent(plan: EncodePlan, v: unknown, w: Writer): void {
+  if (plan.special === S_NONE) writeFields(plan, (v ?? EMPTY) as Json, w);
+  else writeSpecial(plan.desc, v, w);
 }
 
-function writeMap(f: FieldDesc, map: Json, w: Writer): void {
-  const keys = Object.keys(map).sort();
+function writeMap(field: EncodeField, map: Json, w: Writer): void {
+  const keys = Object.keys(map);
+  if (keys.length > 1) keys.sort();
+  const valueField = field.kind === K_MESSAGE ? null : MAP_VALUE[field.kind];
   for (let i = keys.length - 1; i >= 0; i--) {
     const k = keys[i];
     const v = map[k];
     const entryMark = w.length;
-    if (f.kind === K_MESSAGE) {
+    if (valueField === null) {
       const mark = w.length;
-      writeMessageContent(f.message!, v ?? undefined, w);
+      writeMessageContent(subOf(field), v ?? undefined, w);
       w.lengthSince(mark);
       w.byte(0x12);
     } else if (v !== undefined && v !== null) {
-      // Reuse the scalar writer with the value's key (field 2).
-      writeValue(MAP_VALUE[f.kind], v, w);
+      writeValue(valueField, v, w);
     }
-    const keyMark = w.length;
-    w.utf8(k);
-    w.lengthSince(keyMark);
-    w.byte(0x0a);
+    w.stringField(k, 0x0a);
     w.lengthSince(entryMark);
-    w.uvarint(f.key);
+    w.uvarint(field.key);
   }
 }
 
-function valueField(kind: number): FieldDesc {
-  return { json: 'value', number: 2, kind, message: null, repeated: false, map: false, mapKey: K_STRING, pointer: true, inline: false, key: kind === K_STRING || kind === K_BYTES ? 0x12 : 0x10, order: 1 };
-}
-/** Field 2 of a map entry, by scalar kind. */
-const MAP_VALUE: FieldDesc[] = [K_STRING, K_INT32, K_INT64, K_BOOL, K_BYTES].map(valueField);
+/** Field 2 of a map entry with a scalar value, by scalar kind. */
+const MAP_VALUE: EncodeField[] = [K_STRING, K_INT32, K_INT64, K_BOOL, K_BYTES].map((kind) =>
+  fieldPlan({ json: 'value', number: 2, kind, message: null, repeated: false, map: false, mapKey: K_STRING, pointer: true, inline: false, key: kind === K_STRING || kind === K_BYTES ? 0x12 : 0x10, order: 1 }),
+);

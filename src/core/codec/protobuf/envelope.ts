@@ -1,7 +1,7 @@
 // The `application/vnd.kubernetes.protobuf` envelope: "k8s\0" followed by runtime.Unknown
 // { 1: TypeMeta{1: apiVersion, 2: kind}, 2: raw (the object's message), 3: contentEncoding,
 // 4: contentType }, and the length-prefixed frames of a protobuf watch stream.
-import { decodeMessage, setEmbeddedEnvelopeDecoder } from './decode';
+import { decodeMessageInto, setEmbeddedEnvelopeDecoder } from './decode';
 import { messageForKind, type MessageDesc } from './descriptors';
 import { encodeMessage } from './encode';
 import { ProtobufError, Reader, Writer } from './wire';
@@ -71,8 +71,9 @@ export function decodeProtobufObject(body: Uint8Array): DecodedObject {
   if (kind === '') throw new ProtobufError(`Object 'Kind' is missing in protobuf envelope`);
   const desc = messageForKind(apiVersion, kind);
   if (!desc) throw new NoProtobufForm(apiVersion, kind);
-  const decoded = rawStart < 0 ? {} : decodeMessage(desc, new Reader(body, rawStart, rawEnd), rawEnd);
-  const object = NO_TYPE_META.has(desc.name) ? decoded : { kind, apiVersion, ...decoded };
+  // The JSON form starts with kind and apiVersion; the fields follow in their own order.
+  const object: Record<string, unknown> = NO_TYPE_META.has(desc.name) ? {} : { kind, apiVersion };
+  if (rawStart >= 0) decodeMessageInto(desc, new Reader(body, rawStart, rawEnd), rawEnd, object);
   return { apiVersion, kind, object };
 }
 

@@ -2,6 +2,8 @@
 // MarshalToSizedBuffer does): a nested message's length is known right after its content is
 // written, so one pass suffices and nothing is measured twice.
 
+import { utf8Decode } from './utf8-decode';
+
 export class ProtobufError extends Error {
   override readonly name = 'ProtobufError';
 }
@@ -110,21 +112,12 @@ export class Reader {
   }
 }
 
-const decoder = new TextDecoder('utf-8');
+export { utf8Decode } from './utf8-decode';
 
-export function utf8Decode(buf: Uint8Array, start: number, end: number): string {
-  if (end - start < 48) {
-    // Short ASCII strings (names, labels, most values) are faster by hand than via TextDecoder.
-    let s = '';
-    for (let i = start; i < end; i++) {
-      const c = buf[i];
-      if (c >= 0x80) return decoder.decode(buf.subarray(start, end));
-      s += String.fromCharCode(c);
-    }
-    return s;
-  }
-  return decoder.decode(buf.subarray(start, end));
-}
+/** Above this many UTF-16 units a string is encoded natively rather than by hand. */
+const LONG_STRING = 64;
+// encodeInto is in every host (browsers, workers, Node) but not in the core's minimal typings.
+const encoder = new TextEncoder() as unknown as { encodeInto(s: string, dest: Uint8Array): { read: number; written: number } };
 
 export class Writer {
   buf: Uint8Array;
@@ -162,6 +155,14 @@ export class Writer {
       this.buf[--this.pos] = v;
       return;
     }
+    if (v < 0x4000) {
+      // Two bytes: most lengths and keys of fields numbered 16 and up.
+      if (this.pos < 2) this.grow(2);
+      const p = (this.pos -= 2);
+      this.buf[p] = (v & 0x7f) | 0x80;
+      this.buf[p + 1] = v >>> 7;
+      return;
+    }
     let size = 1;
     for (let t = v; t >= 0x80; t = Math.floor(t / 128)) size++;
     if (this.pos < size) this.grow(size);
@@ -195,14 +196,29 @@ export class Writer {
   }
 
   raw(bytes: Uint8Array): void {
-    if (this.pos < bytes.length) this.grow(bytes.length);
-    this.pos -= bytes.length;
-    this.buf.set(bytes, this.pos);
+    const n = bytes.length;
+    if (this.pos < n) this.grow(n);
+    const p = (this.pos -= n);
+    // A loop beats TypedArray.set's call overhead for the few bytes of a zero value.
+    if (n < 32) for (let i = 0; i < n; i++) this.buf[p + i] = bytes[i];
+    else this.buf.set(bytes, p);
+  }
+
+  /** A length-delimited string field: key, length, UTF-8 bytes. */
+  stringField(s: string, key: number): void {
+    const mark = this.length;
+    this.utf8(s);
+    this.lengthSince(mark);
+    this.uvarint(key);
   }
 
   /** The UTF-8 bytes of s (no length prefix). */
   utf8(s: string): void {
     const n = s.length;
+    if (n > LONG_STRING) {
+      this.utf8Native(s);
+      return;
+    }
     if (this.pos < n) this.grow(n);
     // ASCII fast path, written backwards in place.
     let p = this.pos;
@@ -224,6 +240,20 @@ export class Writer {
     if (this.pos < len) this.grow(len);
     encodeUtf8Into(head, this.buf, this.pos - len);
     this.pos -= len;
+  }
+
+  /**
+   * Long strings (embedded JSON, annotations): the native encoder writes forwards into room for
+   * the worst case (3 bytes per UTF-16 unit), then the bytes move up against what follows.
+   * Lone surrogates become U+FFFD either way.
+   */
+  private utf8Native(s: string): void {
+    const room = s.length * 3;
+    if (this.pos < room) this.grow(room);
+    const start = this.pos - room;
+    const { written } = encoder.encodeInto(s, this.buf.subarray(start, this.pos));
+    this.buf.copyWithin(this.pos - written, start, start + written);
+    this.pos -= written;
   }
 
   /** Length prefix for content written since `mark` (= this.length before the content). */

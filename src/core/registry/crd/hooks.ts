@@ -3,7 +3,7 @@
 import type { RegistryContext } from '../context';
 import { updateObject } from '../store';
 import { rfc3339, type Obj } from '../objects';
-import { crdResources } from './resources';
+import { crdResources, storageVersionName } from './resources';
 import { validateCrd } from './validate-crd';
 import { validateCustomObject } from './validate-object';
 import type { ServedResource } from '../catalog';
@@ -17,7 +17,7 @@ function serve(ctx: RegistryContext, crd: Obj): void {
 
 function establishedStatus(crd: Obj, now: number): Obj {
   const t = rfc3339(now);
-  const storage = (crd.spec?.versions ?? []).find((v: Obj) => v.storage)?.name;
+  const storage = storageVersionName(crd);
   return {
     conditions: [
       { type: 'NamesAccepted', status: 'True', lastTransitionTime: t, reason: 'NoConflicts', message: 'no conflicts found' },
@@ -47,6 +47,14 @@ export function registerCrdHooks(ctx: RegistryContext): void {
       await updateObject(c, r, '', obj.metadata.name, (cur) => ({ ...cur, status }), { dryRun: false, subresource: 'status', allowCreate: false, checkName: false }).catch((err) => {
         if (!(err instanceof ApiError)) throw err;
       });
+    },
+    // kube's CRD strategy: a new storage version joins status.storedVersions on every write, so
+    // the versions objects may still be stored at are known until a migration removes them.
+    beforeUpdate(_c, _r, next) {
+      const storage = storageVersionName(next);
+      const stored: unknown = next.status?.storedVersions;
+      if (!storage || !Array.isArray(stored) || stored.includes(storage)) return;
+      next.status = { ...next.status, storedVersions: [...stored, storage] };
     },
     afterUpdate(c, _r, obj) {
       if (!obj.metadata?.deletionTimestamp) serve(c, obj);

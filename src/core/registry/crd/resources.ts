@@ -1,21 +1,35 @@
-// CustomResourceDefinition → the ResourceInfo of each served version.
+// CustomResourceDefinition → the ResourceInfo of each served version. Versions share one key
+// space (conversion strategy None: only apiVersion differs), so every served version names the
+// CRD's storage version; unserved versions are simply absent (404, not in discovery).
 import type { ResourceInfo, SubresourceInfo } from '../types';
 import type { Obj } from '../objects';
+import { crdDeprecationWarning } from './deprecation';
 
 const CR_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-export function crdResources(crd: Obj): ResourceInfo[] {
+/** A served CRD version: a ResourceInfo plus the Warning text when the version is deprecated. */
+export interface CustomResourceInfo extends ResourceInfo {
+  deprecationWarning?: string;
+}
+
+/** The storage version's name (`v1`), or undefined when the CRD names none. */
+export function storageVersionName(crd: Obj): string | undefined {
+  return (crd.spec?.versions ?? []).find((v: Obj) => v?.storage === true)?.name;
+}
+
+export function crdResources(crd: Obj): CustomResourceInfo[] {
   const spec = crd.spec ?? {};
   const names = spec.names ?? {};
   const kind: string = names.kind;
-  const out: ResourceInfo[] = [];
+  const storage = storageVersionName(crd);
+  const out: CustomResourceInfo[] = [];
   for (const v of spec.versions ?? []) {
     if (!v.served) continue;
     const subresources: SubresourceInfo[] = [];
     const subs = v.subresources ?? {};
     if (subs.scale) subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
     if (subs.status) subresources.push({ name: 'status', kind, verbs: ['get', 'patch', 'update'] });
-    out.push({
+    const info: CustomResourceInfo = {
       group: spec.group,
       version: v.name,
       resource: names.plural,
@@ -31,7 +45,11 @@ export function crdResources(crd: Obj): ResourceInfo[] {
       scale: subs.scale,
       printerColumns: v.additionalPrinterColumns,
       openAPIV3Schema: v.schema?.openAPIV3Schema,
-    });
+    };
+    // Discovery's storageVersionHash is the storage version's, the same for every served version.
+    if (storage) info.storageVersion = `${spec.group}/${storage}`;
+    if (v.deprecated === true) info.deprecationWarning = crdDeprecationWarning(crd, v.name);
+    out.push(info);
   }
   return out;
 }

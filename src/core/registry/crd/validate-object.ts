@@ -1,5 +1,6 @@
 // Validation of a custom object against its CRD's structural schema (OpenAPI v3 subset), with
-// kube-apiserver's wording (`spec.replicas in body must be of type integer: "x"`).
+// kube-apiserver's wording (`spec.replicas: Invalid value: "string": spec.replicas in body must
+// be of type integer: "string"` — a type error's value is the type it found).
 import type { FieldError } from '../../server/status';
 
 type Schema = Record<string, any>;
@@ -24,17 +25,17 @@ function child(path: string, key: string): string {
 export function validateAgainstSchema(value: unknown, schema: Schema | undefined, path: string, errs: FieldError[]): void {
   if (!schema) return;
   if (value === null) {
-    if (!schema.nullable && schema.type) errs.push({ type: 'FieldValueTypeInvalid', field: path, value: null, detail: `${path} in body must be of type ${schema.type}: "null"` });
+    if (!schema.nullable && schema.type) errs.push({ type: 'FieldValueTypeInvalid', field: path, value: 'null', detail: `${path} in body must be of type ${schema.type}: "null"` });
     return;
   }
   if (schema['x-kubernetes-int-or-string']) {
     if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value))) {
-      errs.push({ type: 'FieldValueTypeInvalid', field: path, value, detail: `${path} in body must be of type integer,string: ${JSON.stringify(typeName(value))}` });
+      errs.push({ type: 'FieldValueTypeInvalid', field: path, value: typeName(value), detail: `${path} in body must be of type integer,string: ${JSON.stringify(typeName(value))}` });
     }
     return;
   }
   if (schema.type && !typeMatches(schema.type, value)) {
-    errs.push({ type: 'FieldValueTypeInvalid', field: path, value, detail: `${path} in body must be of type ${schema.type}: ${JSON.stringify(typeName(value))}` });
+    errs.push({ type: 'FieldValueTypeInvalid', field: path, value: typeName(value), detail: `${path} in body must be of type ${schema.type}: ${JSON.stringify(typeName(value))}` });
     return;
   }
   if (Array.isArray(schema.enum) && !schema.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(value))) {

@@ -103,3 +103,25 @@ export function typeName(doc: OpenApiDoc, node: SchemaNode | undefined): string 
   if (!resolved.type) return refName(node) ?? 'Object';
   return resolved.format ? `${resolved.type} (${resolved.format})` : resolved.type;
 }
+
+/** The full `$ref` target a node points at, e.g. `io.k8s.api.core.v1.Container`. */
+function refTarget(node: SchemaNode | undefined): string | undefined {
+  const ref = node?.$ref ?? (node?.allOf?.length === 1 ? node.allOf[0]!.$ref : undefined);
+  return ref?.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : undefined;
+}
+
+/**
+ * The definition name of the schema at a path (`io.k8s.api.core.v1.Container` for a Deployment's
+ * `spec.template.spec.containers[0]`), or undefined where the schema is written inline (CRDs).
+ */
+export function definitionNameAt(doc: OpenApiDoc, root: SchemaNode, path: ReadonlyArray<string | number>): string | undefined {
+  const schemas = doc.components?.schemas ?? {};
+  let name = refTarget(root) ?? Object.keys(schemas).find((k) => schemas[k] === root);
+  let node: SchemaNode | undefined = root;
+  for (const step of path) {
+    node = rawChildSchema(doc, node, step);
+    if (!node) return undefined;
+    name = refTarget(node);
+  }
+  return name;
+}

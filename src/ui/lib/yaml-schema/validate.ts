@@ -4,6 +4,7 @@
 // character offsets into the whole text, for the editor to turn into markers.
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode } from 'yaml';
 import { allowsUnknownFields, rawChildSchema, resolveSchema, typeName, type KindSchema, type SchemaNode } from './openapi-schema';
+import type { ValueCatalog } from './value-catalog';
 import { groupVersion } from './yaml-context';
 
 export interface Problem {
@@ -13,8 +14,15 @@ export interface Problem {
   severity: 'error' | 'warning';
 }
 
-/** Finds the schema for a document's apiVersion and kind; undefined when there is none. */
-export type SchemaLookup = (group: string, version: string, kind: string) => Promise<KindSchema | undefined>;
+/**
+ * Finds the schema for a document's apiVersion and kind; undefined when there is none. A lookup
+ * made for a live API also carries the values it can offer beyond the schema (apiVersions, kinds,
+ * namespaces).
+ */
+export interface SchemaLookup {
+  (group: string, version: string, kind: string): Promise<KindSchema | undefined>;
+  values?: ValueCatalog;
+}
 
 function span(node: YamlNode | null | undefined, fallback: [number, number]): [number, number] {
   const r = node?.range;

@@ -1,0 +1,111 @@
+// Storage failures seen through the API: a full disk (QuotaExceededError) or a transaction that
+// aborts on its own must answer a Kubernetes 500 InternalError Status — what kube-apiserver says
+// when etcd fails — and leave nothing half-written, before or after a restart.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApiServer } from '../../core/api';
+import { decodeReply, failure } from '../../core/server/testing';
+import type { ApiServer } from '../../core/api';
+import { StorageError, type CommitBatch } from '../../core/storage/types';
+import { createIdbBackend } from './idb-backend';
+
+const factory = new IDBFactory();
+let counter = 0;
+const servers: ApiServer[] = [];
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function start(dbName: string): Promise<ApiServer> {
+  const server = await createApiServer({ backend: createIdbBackend({ dbName, indexedDB: factory }) });
+  servers.push(server);
+  return server;
+}
+
+const configMap = (name: string) => new TextEncoder().encode(JSON.stringify({ metadata: { name }, data: { a: 'x'.repeat(100) } }));
+
+async function call(server: ApiServer, method: string, url: string, body?: Uint8Array) {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body) headers['content-type'] = 'application/json';
+  return decodeReply(await server.handle({ method, url, headers, body }));
+}
+
+/** Every history put (the batch's second write, after its object puts) fails as a full disk does. */
+function quotaOnHistoryPut(): void {
+  const put = IDBObjectStore.prototype.put;
+  vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+    if (this.name === 'history') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    return put.call(this, value, key);
+  });
+}
+
+describe('IndexedDB failures through the API', () => {
+  it('answers a create that hits the quota with 500 InternalError and writes nothing', async () => {
+    const dbName = `quota-${++counter}`;
+    const server = await start(dbName);
+    const before = await call(server, 'GET', '/api/v1/namespaces/default/configmaps');
+    expect(before.status).toBe(200);
+    const rv = before.json.metadata.resourceVersion as string;
+
+    quotaOnHistoryPut();
+    const created = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap('big'));
+    expect(failure(created)).toEqual({
+      code: 500,
+      reason: 'InternalError',
+      message: 'Internal error occurred: commit failed: indexeddb commit failed: QuotaExceededError: The quota has been exceeded.',
+    });
+    expect((await call(server, 'GET', '/api/v1/namespaces/default/configmaps/big')).status).toBe(404);
+
+    // Storage has room again: the store goes on, and the failed write's object never appears.
+    vi.restoreAllMocks();
+    const next = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap('small'));
+    expect(next.status).toBe(201);
+    expect(Number(next.json.metadata.resourceVersion)).toBeGreaterThan(Number(rv));
+
+    await server.close();
+    const again = await start(dbName);
+    const list = await call(again, 'GET', '/api/v1/namespaces/default/configmaps');
+    expect(list.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['small']);
+    expect(Number(list.json.metadata.resourceVersion)).toBe(Number(next.json.metadata.resourceVersion));
+  });
+
+  it('fails every create of a group-committed batch together', async () => {
+    const server = await start(`quota-${++counter}`);
+    quotaOnHistoryPut();
+    const replies = await Promise.all(['a', 'b', 'c'].map((n) => call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap(n))));
+    expect(replies.map((r) => r.status)).toEqual([500, 500, 500]);
+    vi.restoreAllMocks();
+    const list = await call(server, 'GET', '/api/v1/namespaces/default/configmaps');
+    expect(list.json.items).toEqual([]);
+  });
+});
+
+describe('IndexedDB backend transaction aborts', () => {
+  it('rejects with the transaction error when a request fails after being issued, and rolls back', async () => {
+    const backend = createIdbBackend({ dbName: `abort-${++counter}`, indexedDB: factory });
+    const batch = (rev: number): CommitBatch => ({
+      revision: rev,
+      puts: [{ key: `/k/${rev}`, value: `{"rev":${rev}}`, createRev: rev, modRev: rev }],
+      deletes: [],
+      events: [{ type: 'put', key: `/k/${rev}`, rev, value: `{"rev":${rev}}`, createRev: rev }],
+      compactRevision: 0,
+    });
+    await backend.commit(batch(1));
+    // `add` on an existing key fails asynchronously (ConstraintError), the way a quota failure
+    // surfaces in a real browser: the request errors, then the whole transaction aborts.
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      return this.name === 'history' ? this.add(value, 1) : this.add(value, key);
+    });
+    const error = await Promise.resolve(backend.commit(batch(2))).catch((e: unknown) => e);
+    vi.restoreAllMocks();
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).message).toMatch(/^indexeddb commit failed: ConstraintError/);
+    const state = await backend.open();
+    expect(state.revision).toBe(1);
+    expect(state.index.map((r) => r.key)).toEqual(['/k/1']);
+    await backend.close();
+  });
+});

@@ -1,0 +1,87 @@
+// The browser host's API settings: checked as kube-apiserver checks its flags at start-up (with
+// the Node host's wording, so a learner sees the same message in both), turned into core
+// options, and applied by restarting the API over the same storage. Refused settings leave the
+// previous ones in force; so does a restart that fails after all.
+import type { ApiServerOptions } from '../../core/api';
+import { builtinResources } from '../../core/schema';
+import { parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
+import { parseFeatureGates } from '../../core/server/runtime-config-gates';
+import type { ApiRuntime } from './api-runtime';
+import type { SettingsStore } from './settings-store';
+import { DEFAULT_HOST_SETTINGS, type HostSettings, type SettingsAnswer } from './protocol';
+
+export type CheckedSettings = { ok: true; settings: HostSettings; warnings: string[] } | { ok: false; error: string };
+
+/** The message `npm run serve` prints for the same flag value (pflag's "invalid argument" form). */
+function flagError(flag: string, value: string, err: StartupError): string {
+  return `invalid argument ${JSON.stringify(value)} for "--${flag}" flag: ${err.message}`;
+}
+
+/** Validates settings from the page (any JSON); the error text is the start-up error. */
+export function checkSettings(input: unknown): CheckedSettings {
+  const raw = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  const runtimeConfig = raw.runtimeConfig ?? '';
+  const featureGates = raw.featureGates ?? '';
+  const accessControl = raw.accessControl ?? 'off';
+  if (typeof runtimeConfig !== 'string' || typeof featureGates !== 'string') return { ok: false, error: 'runtimeConfig and featureGates must be strings' };
+  if (accessControl !== 'off' && accessControl !== 'RBAC') return { ok: false, error: `access control ${JSON.stringify(accessControl)}: want off or RBAC` };
+  let warnings: string[];
+  try {
+    parseRuntimeConfig(runtimeConfig, builtinResources);
+  } catch (err) {
+    if (err instanceof StartupError) return { ok: false, error: flagError('runtime-config', runtimeConfig, err) };
+    throw err;
+  }
+  try {
+    warnings = parseFeatureGates(featureGates).warnings;
+  } catch (err) {
+    if (err instanceof StartupError) return { ok: false, error: flagError('feature-gates', featureGates, err) };
+    throw err;
+  }
+  return { ok: true, settings: { runtimeConfig: runtimeConfig.trim(), featureGates: featureGates.trim(), accessControl }, warnings };
+}
+
+/** The core options for settings: no authenticator in either mode, so the page is always the admin. */
+export function apiOptionsFor(settings: HostSettings): Pick<ApiServerOptions, 'runtimeConfig' | 'featureGates' | 'authorization'> {
+  return {
+    runtimeConfig: settings.runtimeConfig || undefined,
+    featureGates: settings.featureGates || undefined,
+    authorization: settings.accessControl === 'RBAC' ? 'RBAC' : 'AlwaysAllow',
+  };
+}
+
+/**
+ * The options for the next start from the store. Saved settings that no longer pass (a newer
+ * build dropped a gate) are not allowed to keep the API from starting: the defaults apply and
+ * `onInvalid` hears why.
+ */
+export async function startupOptions(store: SettingsStore, onInvalid: (error: string) => void): Promise<ReturnType<typeof apiOptionsFor>> {
+  const checked = checkSettings(await store.load());
+  if (checked.ok) return apiOptionsFor(checked.settings);
+  onInvalid(`saved settings ignored: ${checked.error}`);
+  return apiOptionsFor(DEFAULT_HOST_SETTINGS);
+}
+
+/** The settings in force, for `GET settings`. */
+export async function currentSettings(store: SettingsStore): Promise<SettingsAnswer> {
+  const settings = await store.load();
+  const checked = checkSettings(settings);
+  return { settings, warnings: checked.ok ? checked.warnings : [] };
+}
+
+/** Checks, saves and restarts; on any failure the previous settings are saved back and restarted. */
+export async function applySettings(runtime: ApiRuntime, store: SettingsStore, input: unknown): Promise<SettingsAnswer> {
+  const previous = await store.load();
+  const checked = checkSettings(input);
+  if (!checked.ok) return { settings: previous, error: checked.error, warnings: [] };
+  const started = performance.now();
+  await store.save(checked.settings);
+  try {
+    await runtime.restart();
+  } catch (err) {
+    await store.save(previous);
+    await runtime.restart();
+    return { settings: previous, error: err instanceof Error ? err.message : String(err), warnings: [] };
+  }
+  return { settings: checked.settings, warnings: checked.warnings, restartMs: Math.round(performance.now() - started) };
+}
