@@ -158,9 +158,9 @@ describe('settings, identity and warnings', () => {
     await go('#/audit');
     const audit = page.getByRole('region', { name: 'Audit' });
     await expect.poll(() => audit.locator('tbody tr').count()).toBeGreaterThan(1);
-    // The denied request of the page acting as alice (the audit user is the page's own admin).
+    // The denied request of the page acting as alice: the page's own admin, impersonating alice.
     await audit.getByLabel('Filter events').fill('403');
-    await expect.poll(() => audit.locator('tbody tr').first().innerText()).toMatch(/list\s+\/api\/v1\/namespaces\/default\/configmaps\s+403/);
+    await expect.poll(() => audit.locator('tbody tr').first().innerText()).toMatch(/as alice\s+list\s+\/api\/v1\/namespaces\/default\/configmaps\s+403/);
     await audit.getByLabel('Filter events').fill('cronjobs/tick');
     await expect.poll(() => audit.locator('tbody tr').first().innerText()).toContain('k8s.io/deprecated=true');
     await shot('audit-panel');

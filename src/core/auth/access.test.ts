@@ -147,6 +147,20 @@ describe('impersonation', () => {
     const who = await c.post('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { spec: { resourceAttributes: { verb: 'list', resource: 'secrets', namespace: 'default' } } }, { ...ADMIN, 'impersonate-user': 'bob', 'impersonate-group': 'system:masters' });
     expect(who.json.status.allowed).toBe(true);
   });
+
+  it('is audited with the requester as user and the impersonated user, also when forbidden', async () => {
+    await c.get('/api/v1/namespaces/default/secrets', { ...ADMIN, 'impersonate-user': 'bob' });
+    await c.get('/api/v1/namespaces/default/secrets', ADMIN);
+    const events = (c.api.audit?.events() ?? []).filter((e) => e.requestURI === '/api/v1/namespaces/default/secrets');
+    expect(events).toHaveLength(2);
+    const [impersonated, plain] = events;
+    expect(impersonated.user).toEqual({ username: 'admin', uid: '1', groups: ['system:masters', 'system:authenticated'] });
+    expect(impersonated.impersonatedUser).toEqual({ username: 'bob', groups: ['system:authenticated'] });
+    expect(impersonated.responseStatus?.code).toBe(403);
+    expect(Object.keys(impersonated).indexOf('impersonatedUser')).toBe(Object.keys(impersonated).indexOf('user') + 1);
+    expect(plain.user.username).toBe('admin');
+    expect(plain.impersonatedUser).toBeUndefined();
+  });
 });
 
 describe('review endpoints', () => {

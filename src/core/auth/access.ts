@@ -10,7 +10,7 @@ import type { RbacAuthorizer } from './rbac';
 import { forbiddenError } from './rbac/messages';
 import type { Attributes, Decision, UserInfo } from './rbac/types';
 import { requestAttributes } from './request-attributes';
-import { withRequestAccess } from './request-user';
+import { noteRequestUser, withRequestAccess } from './request-user';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'RBAC';
 
@@ -33,7 +33,10 @@ export function createAccessControl(authentication: AuthenticationOptions | unde
     admit(req, info, reg) {
       // The default playground (no authentication, no RBAC, no impersonation) skips all of it.
       if (!authentication && !authorizer && req.headers['impersonate-user'] === undefined) return reg;
-      const user = impersonate(req, authenticate(req), authorize);
+      const requester = authenticate(req);
+      const user = impersonate(req, requester, authorize);
+      // Noted before authorization so a Forbidden request is audited with its user too.
+      noteRequestUser(req, user, requester);
       if (authorizer) {
         // A dry-run request is authorized exactly as the real one: same verb, same attributes.
         const attrs = requestAttributes(info);

@@ -35,13 +35,21 @@ export function requestAuthorizer(reg: RegistryContext): RbacAuthorizer | undefi
   return (reg as WithAccess)[ACCESS]?.authorizer;
 }
 
-/** Who each request turned out to be (after authentication and impersonation), for the audit log. */
-const usersByRequest = new WeakMap<object, UserInfo>();
+/**
+ * Who each request turned out to be, for the audit log: the user it acts as and, when that user
+ * is impersonated, the authenticated requester who asked for it.
+ */
+const usersByRequest = new WeakMap<object, { user: UserInfo; requester?: UserInfo }>();
 
-export function noteRequestUser(req: object, user: UserInfo): void {
-  usersByRequest.set(req, user);
+export function noteRequestUser(req: object, user: UserInfo, requester?: UserInfo): void {
+  usersByRequest.set(req, requester && requester !== user ? { user, requester } : { user });
 }
 
 export function userOfRequest(req: object): UserInfo | undefined {
-  return usersByRequest.get(req);
+  return usersByRequest.get(req)?.user;
+}
+
+/** The authenticated user behind an impersonating request (undefined when nobody was impersonated). */
+export function requesterOfRequest(req: object): UserInfo | undefined {
+  return usersByRequest.get(req)?.requester;
 }

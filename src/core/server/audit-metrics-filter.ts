@@ -2,7 +2,7 @@
 // timed and counted (metrics.ts), recorded in the audit log (audit.ts), and a request to a
 // deprecated version sets the deprecated-API gauge and audit annotations (deprecation.ts).
 // Watches stay open: their stream is wrapped to count events and long-running requests.
-import { userOfRequest } from '../auth/request-user';
+import { requesterOfRequest, userOfRequest } from '../auth/request-user';
 import type { UserInfo } from '../auth/rbac/types';
 import { isStream, type ApiRequest, type ApiResponse, type ApiStream, type StreamSink } from '../types';
 import { parseRequest } from './requestinfo';
@@ -18,6 +18,8 @@ export interface ObserveDeps {
   audit: AuditLog;
   /** Who made the request (audit's user); the admin when absent. */
   userOf?: (req: ApiRequest) => AuditUser;
+  /** The authenticated user behind an impersonating request; absent without impersonation. */
+  requesterOf?: (req: ApiRequest) => AuditUser | undefined;
   now?: () => number;
 }
 
@@ -37,7 +39,9 @@ export function observeRequests(handle: Handle, deps: ObserveDeps): Handle {
 
     if (labels) deps.metrics.observeRequest(labels, res.status, (now() - received) / 1000);
     const auditID = res.headers['Audit-Id'] ?? crypto.randomUUID();
-    const user = deps.userOf?.(req) ?? DEFAULT_AUDIT_USER;
+    const acting = deps.userOf?.(req) ?? DEFAULT_AUDIT_USER;
+    const requester = deps.requesterOf?.(req);
+    const user = requester ?? acting;
     const userAgent = req.headers['user-agent'];
     const objectRef = objectRefOf(info);
     const admission = recordedAuditAnnotations(req);
@@ -54,6 +58,7 @@ export function observeRequests(handle: Handle, deps: ObserveDeps): Handle {
       requestURI: req.url,
       verb: info.verb,
       user,
+      ...(requester ? { impersonatedUser: acting } : {}),
       sourceIPs: sourceIPs(req),
       ...(userAgent ? { userAgent } : {}),
       ...(objectRef ? { objectRef } : {}),
@@ -155,8 +160,13 @@ export function createObservability(catalog: Catalog, store: Countable, auditCap
     metrics,
     audit,
     metricsResponse: () => ({ status: 200, headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }, body: metrics.render() }),
-    wrap: (handle) => observeRequests(handle, { catalog, metrics, audit, userOf: (req) => auditUser(userOfRequest(req)) }),
+    wrap: (handle) => observeRequests(handle, { catalog, metrics, audit, userOf: (req) => auditUser(userOfRequest(req)), requesterOf: (req) => requesterAuditUser(req) }),
   };
+}
+
+function requesterAuditUser(req: ApiRequest): AuditUser | undefined {
+  const requester = requesterOfRequest(req);
+  return requester ? auditUser(requester) : undefined;
 }
 
 function auditUser(user: UserInfo | undefined): AuditUser {

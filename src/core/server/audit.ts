@@ -38,6 +38,8 @@ export interface AuditEvent {
   requestURI: string;
   verb: string;
   user: AuditUser;
+  /** Set when the request impersonated someone; `user` is then the authenticated requester. */
+  impersonatedUser?: AuditUser;
   sourceIPs: string[];
   userAgent?: string;
   objectRef?: AuditObjectRef;

@@ -1,6 +1,6 @@
 // Routing: non-resource endpoints (version, health, discovery, OpenAPI) and resource requests
 // (resolve the resource, check scope and verb, negotiate the output, call the verb's handler).
-import { noteRequestUser, requestUser } from '../auth/request-user';
+import { noteRequestUser, requestUser, userOfRequest } from '../auth/request-user';
 import type { ApiRequest, ApiResponse } from '../types';
 import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
 import { parseRequest, type RequestInfo } from './requestinfo';
@@ -188,7 +188,8 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       if (req.body && req.body.length > MAX_REQUEST_BYTES) throw requestEntityTooLarge(`Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
       // Access control runs before routing, as kube's filters do: a 403 comes before a 404.
       const reg = deps.access ? deps.access.admit(req, info, deps.reg) : deps.reg;
-      noteRequestUser(req, requestUser(reg));
+      // Access control notes the user (and an impersonating requester) itself; the open default does not.
+      if (!userOfRequest(req)) noteRequestUser(req, requestUser(reg));
       const res = info.isResourceRequest ? await resource(req, info, query, reg) : await nonResource(req, info, query);
       if (req.method === 'HEAD') return { ...res, body: undefined };
       return res;

@@ -13,7 +13,7 @@ export function AuditPanel({ apiBase }: { apiBase: string }) {
   const rows = (events.data ?? [])
     .slice()
     .reverse()
-    .filter((e) => !needle || `${e.user.username} ${e.verb} ${e.requestURI} ${e.responseStatus?.code ?? ''}`.toLowerCase().includes(needle));
+    .filter((e) => !needle || `${e.user.username} ${e.impersonatedUser?.username ?? ''} ${e.verb} ${e.requestURI} ${e.responseStatus?.code ?? ''}`.toLowerCase().includes(needle));
   return (
     <section aria-label="Audit" className="audit">
       <div className="toolbar">
@@ -41,7 +41,10 @@ export function AuditPanel({ apiBase }: { apiBase: string }) {
             {rows.map((e) => (
               <tr key={`${e.auditID}-${e.stage}`}>
                 <td>{e.stageTimestamp.slice(11, 23)}</td>
-                <td title={e.user.groups.join(', ')}>{e.user.username}</td>
+                <td title={e.user.groups.join(', ')}>
+                  {e.user.username}
+                  {e.impersonatedUser && <span title={e.impersonatedUser.groups.join(', ')}> as {e.impersonatedUser.username}</span>}
+                </td>
                 <td>{e.verb}</td>
                 <td title={e.requestURI}>{e.requestURI}</td>
                 <td className={(e.responseStatus?.code ?? 0) >= 400 ? 'bad' : undefined}>{e.responseStatus?.code ?? e.stage}</td>
