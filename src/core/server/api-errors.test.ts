@@ -222,3 +222,17 @@ describe('invalid options', () => {
     expect((await c.get(`${CM}?limit=abc`)).status).toBe(400);
   });
 });
+
+describe('warnings on errors', () => {
+  it('a failed request to a deprecated version still carries the deprecation warning', async () => {
+    const r = await c.get('/apis/batch/v1beta1/namespaces/default/cronjobs/missing');
+    expect(r.status).toBe(404);
+    expect(r.headers['Warning']).toBe('299 - "batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob"');
+  });
+
+  it('unknown fields found before a failure are reported with it (YAML answers too)', async () => {
+    const r = await c.request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad_Name' }, bogus: 1 }, { accept: 'application/yaml' });
+    expect(r.status).toBe(422);
+    expect(r.headers['Warning']).toBe('299 - "unknown field \\"bogus\\""');
+  });
+});

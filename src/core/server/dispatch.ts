@@ -4,7 +4,7 @@ import { noteRequestUser, requestUser, userOfRequest } from '../auth/request-use
 import type { ApiRequest, ApiResponse } from '../types';
 import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
 import { parseRequest, type RequestInfo } from './requestinfo';
-import { errorToResponse, jsonResponse } from './respond';
+import { errorToResponse, jsonResponse, warningHeader } from './respond';
 import type { RegistryContext } from '../registry/context';
 import type { RequestContext } from './context';
 import type { AccessControl } from '../auth/access';
@@ -146,9 +146,13 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     try {
       return await serveVerb(rc, out);
     } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
       // Errors come back in the format the client negotiated (YAML for a YAML client).
-      if (err instanceof ApiError && (out.kind === 'yaml' || out.kind === 'protobuf')) return errorToResponse(err, out);
-      throw err;
+      const res = errorToResponse(err, out.kind === 'yaml' || out.kind === 'protobuf' ? out : undefined);
+      // The request's warnings so far (deprecated version, unknown fields, admission) go with the
+      // error too, as kube's warning recorder writes them whatever the outcome.
+      if (rc.warnings.length && !res.headers['Warning']) res.headers['Warning'] = warningHeader(rc.warnings);
+      return res;
     }
   };
 

@@ -15,8 +15,13 @@ export const JSON_TYPE = 'application/json';
 
 export function baseHeaders(contentType: string, warnings?: string[]): Record<string, string> {
   const h: Record<string, string> = { 'Audit-Id': crypto.randomUUID(), 'Cache-Control': 'no-cache, private', 'Content-Type': contentType };
-  if (warnings && warnings.length) h['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
+  if (warnings && warnings.length) h['Warning'] = warningHeader(warnings);
   return h;
+}
+
+/** `299 - "text"` per warning, comma separated (one header; clients split it). */
+export function warningHeader(warnings: string[]): string {
+  return warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
 }
 
 export function jsonResponse(status: number, body: string, warnings?: string[], contentType = JSON_TYPE): ApiResponse {
