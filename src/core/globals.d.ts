@@ -2,7 +2,10 @@
 // and nothing else from its environment; src/core/tsconfig.json compiles it against ES2022 plus
 // this file so that DOM or Node types cannot leak in.
 
-interface TextEncoder { encode(input?: string): Uint8Array }
+interface TextEncoder {
+  encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
+}
 declare var TextEncoder: { new (): TextEncoder };
 interface TextDecoder { decode(input?: Uint8Array, options?: { stream?: boolean }): string }
 declare var TextDecoder: { new (label?: string, options?: { fatal?: boolean }): TextDecoder };

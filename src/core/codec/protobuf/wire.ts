@@ -116,8 +116,7 @@ export { utf8Decode } from './utf8-decode';
 
 /** Above this many UTF-16 units a string is encoded natively rather than by hand. */
 const LONG_STRING = 64;
-// encodeInto is in every host (browsers, workers, Node) but not in the core's minimal typings.
-const encoder = new TextEncoder() as unknown as { encodeInto(s: string, dest: Uint8Array): { read: number; written: number } };
+const encoder = new TextEncoder();
 
 export class Writer {
   buf: Uint8Array;
