@@ -4,7 +4,7 @@
 // Prints a table, writes bench/browser/results.json and bench/RESULTS.md's browser section.
 //   npx tsx bench/browser/run.ts [--objects 10000]
 import { readFile, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildAndServe, launchBrowser, openApp, stopServiceWorkers } from '../../e2e/browser/harness';
 import { REPO_ROOT } from '../../e2e/harness';
@@ -165,7 +165,7 @@ async function main() {
   await runUiBenchmarks(site);
   await site.close();
 
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`;
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end (a shared machine: ratios move with it), ${new Date().toISOString()}`;
   console.table(rows.map((r) => ({ benchmark: r.name, 'p50 ms': r.p50Ms, 'floor ms': r.floorMs, ratio: r.ratio, target: r.target, ok: r.ratio <= r.target ? 'yes' : 'NO' })));
   console.log(`filled ${OBJECTS} objects in ${fillSeconds.toFixed(1)} s; machine: ${machine}`);
   await writeFile(join(REPO_ROOT, 'bench', 'browser', 'results.json'), JSON.stringify({ machine, objects: OBJECTS, fillSeconds, rows, createFloors: createGetFloors }, null, 2) + '\n');

@@ -1,5 +1,5 @@
-// The IndexedDB backend (browser, Service Worker), through the `idb` wrapper with explicit
-// transactions only. Object stores:
+// The IndexedDB backend (browser, Service Worker): reads through the `idb` wrapper, the commit
+// (the hot path) on the plain API, explicit transactions only. Object stores:
 //   objects  key → { v: JSON text, c: createRev, m: modRev }   (value and index in one record)
 //   history  batch revision → the batch's events without values  (see durable-history.ts)
 //   meta     'state' → { compactRevision }, written only when compaction advances
