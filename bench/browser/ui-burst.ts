@@ -13,6 +13,13 @@ export interface BurstReport {
   totalCommits: number;
   maxCommitsPerFrame: number;
   framesWithMoreThanOneCommit: number;
+  /** Of those, frames where the list's scroll box changed size (e.g. its scrollbar appeared) between the commits. */
+  framesWithMoreThanOneCommitWhileResizing: number;
+  /** How long those frames lasted (ms): a frame far longer than usual means the machine stalled the page. */
+  multiCommitFrameMs: number[];
+  /** Time between the first and last commit of each of those frames (≈0: one task re-rendered twice). */
+  multiCommitGapsMs: number[];
+  burstFrameP50Ms: number;
   maxDomBatchesPerFrame: number;
   rows: number;
   maxRowElements: number;
@@ -26,16 +33,22 @@ export interface BurstReport {
 }
 
 const COUNT_COMMITS = `(() => {
-  window.__commits = 0;
+  window.__commitTimes = [];
   window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
     supportsFiber: true, isDisabled: false, renderers: new Map(),
     inject() { return 1; },
-    onCommitFiberRoot() { window.__commits++; },
+    onCommitFiberRoot() { if (window.__sampling) window.__commitTimes.push([performance.now(), (() => { const b = document.querySelector('.table-scroll'); return b ? b.clientWidth + 'x' + b.clientHeight : ''; })()]); },
     onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, setStrictMode() {}, checkDCE() {},
   };
 })();`;
 
 const LIST = '#/api/v1/namespaces/default/configmaps';
+
+/** [commits, DOM update batches] in each frame: between one frame's start and the next's. */
+function perFrame(frameTimes: number[], commitTimes: number[], domTimes: number[]): Array<[number, number]> {
+  const count = (times: number[], from: number, to: number) => times.filter((t) => t >= from && t < to).length;
+  return frameTimes.slice(0, -1).map((start, i) => [count(commitTimes, start, frameTimes[i + 1]!), count(domTimes, start, frameTimes[i + 1]!)]);
+}
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
@@ -48,17 +61,17 @@ export async function measureBurst(browser: Browser, siteUrl: string, events = 1
   // Let the page settle before sampling (first renders, the watch's initial list).
   await page.waitForTimeout(1000);
   // (Page code goes as text: tsx's helper names, such as __name, do not exist inside the page.)
+  // Frame start times (the timestamp every callback of one frame gets), commit times and DOM
+  // update batch times; each commit is then counted in the frame it happened in.
   await page.evaluate(`(() => {
-    window.__frames = [];
+    window.__frameTimes = [];
+    window.__commitTimes = [];
+    window.__domTimes = [];
     window.__sampling = true;
-    let seen = window.__commits;
-    let batches = 0;
-    const observer = new MutationObserver(() => batches++);
+    const observer = new MutationObserver(() => window.__domTimes.push(performance.now()));
     observer.observe(document.querySelector('main'), { subtree: true, childList: true, characterData: true, attributes: true });
-    const tick = () => {
-      window.__frames.push([window.__commits - seen, batches]);
-      seen = window.__commits;
-      batches = 0;
+    const tick = (t) => {
+      window.__frameTimes.push(t);
       if (window.__sampling) requestAnimationFrame(tick);
       else observer.disconnect();
     };
@@ -85,7 +98,13 @@ export async function measureBurst(browser: Browser, siteUrl: string, events = 1
   await page.waitForFunction((n) => document.querySelector('[data-testid="row-count"]')?.textContent === String(n), events, { timeout: 60_000 });
   const burstMs = Date.now() - t0;
   await page.waitForTimeout(500);
-  const frames = (await page.evaluate('window.__sampling = false, window.__frames')) as Array<[number, number]>;
+  const sampled = (await page.evaluate('window.__sampling = false, { frameTimes: window.__frameTimes, commitTimes: window.__commitTimes, domTimes: window.__domTimes }')) as { frameTimes: number[]; commitTimes: Array<[number, string]>; domTimes: number[] };
+  const frames = perFrame(sampled.frameTimes, sampled.commitTimes.map((c) => c[0]), sampled.domTimes);
+  // Frames with more than one commit in which the list's scroll box changed size (its ResizeObserver re-renders).
+  const resizeFrames = sampled.frameTimes.slice(0, -1).filter((start, i) => {
+    const inFrame = sampled.commitTimes.filter(([t]) => t >= start && t < sampled.frameTimes[i + 1]!);
+    return inFrame.length > 1 && new Set(inFrame.map((c) => c[1])).size > 1;
+  }).length;
 
   // The floor: frame times of the same page doing nothing, just before scrolling (the machine may be busy).
   const idle = (await page.evaluate(`new Promise((done) => {
@@ -129,6 +148,13 @@ export async function measureBurst(browser: Browser, siteUrl: string, events = 1
     totalCommits: frames.reduce((n, f) => n + f[0], 0),
     maxCommitsPerFrame: Math.max(0, ...frames.map((f) => f[0])),
     framesWithMoreThanOneCommit: frames.filter((f) => f[0] > 1).length,
+    framesWithMoreThanOneCommitWhileResizing: resizeFrames,
+    multiCommitGapsMs: sampled.frameTimes.slice(0, -1).flatMap((start, i) => {
+      const inFrame = sampled.commitTimes.map(([t]) => t).filter((t) => t >= start && t < sampled.frameTimes[i + 1]!);
+      return inFrame.length > 1 ? [Math.round((inFrame[inFrame.length - 1]! - inFrame[0]!) * 10) / 10] : [];
+    }),
+    multiCommitFrameMs: sampled.frameTimes.slice(0, -1).map((start, i) => sampled.frameTimes[i + 1]! - start).filter((_, i) => frames[i]![0] > 1).map(Math.round),
+    burstFrameP50Ms: pct(sampled.frameTimes.slice(1).map((t, i) => t - sampled.frameTimes[i]!).sort((a, b) => a - b), 0.5),
     maxDomBatchesPerFrame: Math.max(0, ...frames.map((f) => f[1])),
     rows: events,
     maxRowElements: scroll.maxRows,

@@ -8,6 +8,8 @@ import { clone, parseStored, type Obj } from '../registry/objects';
 import { encodeValue } from '../server/respond';
 import type { ServedResource } from '../registry/catalog';
 import type { FieldOwner } from '../registry/managed-fields';
+import type { AdmissionView } from '../admission/webhooks/view';
+import { requestAttributes } from '../admission/request-attributes';
 
 interface ScalePaths {
   spec: string[];
@@ -82,6 +84,29 @@ export async function handleScaleGet(rc: RequestContext, out: OutputFormat): Pro
   return encodeValue(200, scaleOf(rc.r, parseStored(kv.value, rc.r.info.kind, rc.r.apiVersion)), out, rc.warnings);
 }
 
+function replicasOf(rc: RequestContext, scale: unknown): number {
+  if (!scale || typeof scale !== 'object') throw badRequest('the body of the request was in an unknown format');
+  const replicas = (scale as Obj).spec?.replicas ?? 0;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    throw invalid('autoscaling', 'Scale', rc.info.name, [{ type: 'FieldValueInvalid', field: 'spec.replicas', value: replicas, detail: 'must be greater than or equal to 0' }]);
+  }
+  return replicas;
+}
+
+/** Admission of a scale write sees autoscaling/v1 Scale objects; a mutating webhook's Scale sets the replicas. */
+function scaleView(rc: RequestContext): AdmissionView {
+  const p = scalePaths(rc.r);
+  return {
+    kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+    toView: (obj) => scaleOf(rc.r, obj),
+    fromView: (view, obj) => {
+      const next = clone(obj);
+      setPath(next, p.spec, replicasOf(rc, view));
+      return next;
+    },
+  };
+}
+
 /** PUT or PATCH of the scale: `toScale` turns the current Scale into the desired one. */
 export async function handleScaleUpdate(rc: RequestContext, out: OutputFormat, toScale: (current: Obj) => unknown, dryRun: boolean, owner?: FieldOwner): Promise<ApiResponse> {
   const p = scalePaths(rc.r);
@@ -92,19 +117,15 @@ export async function handleScaleUpdate(rc: RequestContext, out: OutputFormat, t
     rc.info.name,
     (current) => {
       const desired = toScale(scaleOf(rc.r, current)) as Obj;
-      if (!desired || typeof desired !== 'object') throw badRequest('the body of the request was in an unknown format');
-      const replicas = desired.spec?.replicas ?? 0;
-      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-        throw invalid('autoscaling', 'Scale', rc.info.name, [{ type: 'FieldValueInvalid', field: 'spec.replicas', value: replicas, detail: 'must be greater than or equal to 0' }]);
-      }
+      const replicas = replicasOf(rc, desired);
       const next = clone(current);
       // The Scale's resourceVersion is the object's: a stale one is a conflict.
       next.metadata.resourceVersion = desired.metadata?.resourceVersion || current.metadata.resourceVersion;
-      if (desired.metadata?.resourceVersion === undefined || desired.metadata?.resourceVersion === '') next.metadata.resourceVersion = current.metadata.resourceVersion;
       setPath(next, p.spec, replicas);
       return next;
     },
-    { dryRun, subresource: '', allowCreate: false, checkName: false, owner },
+    // kube admits a scale write as an UPDATE of the `scale` subresource.
+    { dryRun, subresource: '', allowCreate: false, checkName: false, owner, attrs: requestAttributes(rc, 'UPDATE', dryRun), view: scaleView(rc) },
   );
   return encodeValue(200, scaleOf(rc.r, res.obj), out, rc.warnings);
 }

@@ -4,7 +4,7 @@
 import type { ApiResponse } from '../types';
 import type { RequestContext } from '../server/context';
 import type { OutputFormat } from '../server/output';
-import { badRequest, invalid, methodNotAllowed } from '../server/status';
+import { badRequest, conflict, invalid, methodNotAllowed } from '../server/status';
 import { encodeValue, objectResponse } from '../server/respond';
 import { decodeObjectBody } from './body';
 import { getObject, updateObject } from '../registry/store';
@@ -14,6 +14,9 @@ import { parseDryRun } from './options';
 import { requestAuthorizer, requestUser } from '../auth/request-user';
 import { serviceAccountTokens, TOKEN_ISSUER } from '../auth/service-account-tokens';
 import { accessReviewStatus, reviewAttributes, rulesReviewStatus, specUser } from '../auth/reviews';
+import { requestAttributes } from '../admission/request-attributes';
+import { admitSubresourceCreate, BINDING_KIND, EVICTION_KIND, typedSubresourceObject, type SubresourceCreate } from '../admission/webhooks/subresource-create';
+import type { GVK } from '../admission/webhooks/review';
 
 function review(rc: RequestContext, body: Obj, status: Obj): Obj {
   const metadata: Obj = { creationTimestamp: null, ...(body.metadata ?? {}) };
@@ -23,6 +26,15 @@ function review(rc: RequestContext, body: Obj, status: Obj): Obj {
     metadata.namespace = rc.info.namespace;
   }
   return { kind: rc.r.info.kind, apiVersion: rc.r.apiVersion, metadata, spec: body.spec ?? {}, status };
+}
+
+/**
+ * Admission of a pod subresource create. Its dry run is the request's CreateOptions' (the query):
+ * an eviction's own deleteOptions.dryRun does not reach admission, as in kube.
+ */
+function subresourceRequest(rc: RequestContext, kind: GVK, object: Obj): SubresourceCreate {
+  const dryRun = rc.query.getAll('dryRun').length > 0 && parseDryRun(rc.query.getAll('dryRun'), 'CreateOptions');
+  return { r: rc.r, namespace: rc.info.namespace, name: rc.info.name, object, kind, attrs: requestAttributes(rc, 'CREATE', dryRun) };
 }
 
 export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
@@ -51,15 +63,27 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
   if (sub === 'eviction') {
     // Deletes the pod with the eviction's DeleteOptions when its PodDisruptionBudget allows.
     if (body.metadata?.name && body.metadata.name !== rc.info.name) throw badRequest('name in URL does not match name in Eviction object');
-    const opts = (body.deleteOptions ?? {}) as Obj;
+    const posted = (body.deleteOptions ?? {}) as Obj;
+    // A malformed dryRun is refused before any webhook is called.
+    parseDryRun(Array.isArray(posted.dryRun) ? posted.dryRun : rc.query.getAll('dryRun'), 'DeleteOptions');
+    const eviction = await admitSubresourceCreate(rc.reg, subresourceRequest(rc, EVICTION_KIND, typedSubresourceObject(EVICTION_KIND, body, rc.info.namespace, ['deleteOptions'])));
+    // A mutating webhook may have changed the DeleteOptions the eviction deletes the pod with.
+    const opts = (eviction.deleteOptions ?? {}) as Obj;
     const dryRun = parseDryRun(Array.isArray(opts.dryRun) ? opts.dryRun : rc.query.getAll('dryRun'), 'DeleteOptions');
     await evictPod(rc.reg, rc.r, rc.info.namespace, rc.info.name, { dryRun, gracePeriodSeconds: opts.gracePeriodSeconds, preconditions: opts.preconditions ?? undefined });
     return encodeValue(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, out, rc.warnings);
   }
   if (sub === 'binding') {
-    const node = body.target?.name;
-    if (!node) throw badRequest('binding target name is required');
-    const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, (cur) => ({ ...cur, spec: { ...cur.spec, nodeName: node } }), { dryRun: false, subresource: '', allowCreate: false, checkName: false });
+    const requireTarget = (b: Obj) => {
+      if (!b.target?.name) throw badRequest('binding target name is required');
+    };
+    const binding = await admitSubresourceCreate(rc.reg, subresourceRequest(rc, BINDING_KIND, typedSubresourceObject(BINDING_KIND, body, rc.info.namespace, ['target'])), requireTarget);
+    const node = String(binding.target.name);
+    const assign = (cur: Obj) => {
+      if (cur.spec?.nodeName) throw conflict('', 'pods/binding', rc.info.name, `pod ${rc.info.name} is already assigned to node ${JSON.stringify(cur.spec.nodeName)}`);
+      return { ...cur, spec: { ...cur.spec, nodeName: node } };
+    };
+    const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, assign, { dryRun: false, subresource: 'binding', allowCreate: false, checkName: false });
     return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
   }
   switch (resource) {

@@ -1,7 +1,9 @@
 // The watch event log: newest first, with the resourceVersion each event carried.
+import { memo } from 'react';
 import type { EventLogEntry } from '../lib/watch-store';
 
-export function EventLog({ entries, resourceVersion }: { entries: readonly EventLogEntry[]; resourceVersion: string }) {
+/** Memoised: the table around it re-renders on scrolling and paging, the log only on events. */
+export const EventLog = memo(function EventLog({ entries, resourceVersion }: { entries: readonly EventLogEntry[]; resourceVersion: string }) {
   const newest = entries.slice(-200).reverse();
   return (
     <section aria-label="Watch events" className="event-log">
@@ -18,4 +20,4 @@ export function EventLog({ entries, resourceVersion }: { entries: readonly Event
       </ol>
     </section>
   );
-}
+});

@@ -2,15 +2,15 @@
 // limit, the continue token, remainingItemCount and the list's resourceVersion; a label selector;
 // live refresh from a watch (one refresh per batch of events) and the event log beside it.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { ResourceRef } from '../lib/api-paths';
 import { formatHash, type ViewState } from '../lib/routes';
-import { visibleRange } from '../lib/virtual-range';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
 import { EventLog } from './EventLog';
 import { NewObjectForm } from './NewObjectForm';
 import { useLiveList } from './use-live-list';
+import { VirtualRows } from './VirtualRows';
 
 export interface TableViewProps {
   target: ResourceRef;
@@ -18,9 +18,6 @@ export interface TableViewProps {
   labelSelector: string;
   onLabelSelector(selector: string): void;
 }
-
-/** Every row has this height (CSS `.table-scroll tbody tr`), which is what makes windowing exact. */
-const ROW_HEIGHT = 26;
 
 export function TableView({ target, namespace, labelSelector, onLabelSelector }: TableViewProps) {
   const client = useClient();
@@ -35,25 +32,14 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['table', client.apiBase, target.group, target.version, target.resource] }), [queryClient, client, target.group, target.version, target.resource]);
   const live = useLiveList(target, namespace, labelSelector, refresh);
 
-  const objectLink = (name: string, ns?: string): string => {
-    const state: ViewState = { view: 'object', group: target.group, version: target.version, resource: target.resource, name, ...(ns ? { namespace: ns } : {}) };
-    return formatHash(state);
-  };
-  const nameColumn = page.data?.columns.findIndex((c) => c.format === 'name') ?? -1;
-  const scroller = useRef<HTMLDivElement>(null);
-  const [viewport, setViewport] = useState({ top: 0, height: 400 });
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const measure = () => setViewport({ top: el.scrollTop, height: el.clientHeight });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [page.data !== undefined]);
+  const objectLink = useCallback(
+    (name: string, ns?: string): string => {
+      const state: ViewState = { view: 'object', group: target.group, version: target.version, resource: target.resource, name, ...(ns ? { namespace: ns } : {}) };
+      return formatHash(state);
+    },
+    [target.group, target.version, target.resource],
+  );
   const rows = page.data?.rows ?? [];
-  const range = visibleRange(viewport.top, viewport.height, ROW_HEIGHT, rows.length);
-  const visibleColumns = page.data?.columns.filter((c) => !c.priority).length ?? 1;
 
   return (
     <section aria-label={`${target.resource} list`} className="table-view">
@@ -93,31 +79,7 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
             <button type="button" disabled={!page.data.continue} onClick={() => setTokens([...tokens, page.data.continue])}>Next page</button>
             {page.isFetching && <span aria-busy="true"> refreshing…</span>}
           </div>
-          <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Rows (scroll)" onScroll={(e) => setViewport({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}>
-            <table aria-rowcount={rows.length + 1}>
-              <thead>
-                <tr>{page.data.columns.filter((c) => !c.priority).map((c) => <th key={c.name} title={c.description}>{c.name.toUpperCase()}</th>)}</tr>
-              </thead>
-              <tbody>
-                {range.before > 0 && <tr aria-hidden="true" style={{ height: range.before }}><td colSpan={visibleColumns} /></tr>}
-                {rows.slice(range.start, range.end).map((row, offset) => {
-                  const i = range.start + offset;
-                  const meta = row.object?.metadata;
-                  const name = meta?.name ?? String(row.cells[nameColumn] ?? '');
-                  return (
-                    <tr key={`${meta?.namespace ?? ''}/${name}/${i}`} aria-rowindex={i + 2}>
-                      {page.data.columns.map((c, ci) =>
-                        c.priority ? null : (
-                          <td key={c.name}>{ci === nameColumn ? <a href={objectLink(name, meta?.namespace)}>{name}</a> : String(row.cells[ci] ?? '')}</td>
-                        ),
-                      )}
-                    </tr>
-                  );
-                })}
-                {range.after > 0 && <tr aria-hidden="true" style={{ height: range.after }}><td colSpan={visibleColumns} /></tr>}
-              </tbody>
-            </table>
-          </div>
+          <VirtualRows columns={page.data.columns} rows={rows} objectLink={objectLink} />
         </>
       )}
       <ErrorBox error={live.error} />

@@ -63,10 +63,11 @@ export interface FrameHost {
  * A shared once-per-frame queue: every callback scheduled before a frame runs inside that frame's
  * one task, so the React updates they make (a watch batch, a refetched Table page, via react-query's
  * notifyManager) are batched into one commit instead of one each. Where frames are throttled (a
- * background tab gets about one a second) a timer runs the queue after `maxDelayMs` instead; with
- * no frames at all (tests, workers) a microtask does.
+ * background tab gets about one a second) a timer runs the queue after `maxDelayMs` instead (long
+ * enough that a slow frame on a busy machine still comes first); with no frames at all (tests,
+ * workers) a microtask does.
  */
-export function createFrameScheduler(host: FrameHost, maxDelayMs = 100): (cb: () => void) => void {
+export function createFrameScheduler(host: FrameHost, maxDelayMs = 500): (cb: () => void) => void {
   let queue: Array<() => void> = [];
   let timer: unknown;
   const run = () => {

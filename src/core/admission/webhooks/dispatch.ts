@@ -11,7 +11,7 @@ import { convert, needsConversion } from '../../versions/index';
 import { withWarnings, type AdmissionAttributes } from '../attributes';
 import type { Webhook } from './config';
 import { namespaceSelected, objectSelected, rulesMatch, selectsEverything, type RuleTarget } from './match';
-import { callFailedError, dryRunUnsupportedError, InvalidResponse, rejectionError, reviewRequestBody, verifyReviewResponse, type ReviewResult } from './review';
+import { callFailedError, dryRunUnsupportedError, InvalidResponse, rejectionError, reviewRequestBody, verifyReviewResponse, type GVK, type ReviewResult } from './review';
 import { CallFailure, callWebhook, type WebhookTransport } from './call';
 import type { WebhookSource } from './source';
 
@@ -23,6 +23,12 @@ export interface WebhookRequest {
   object: Obj | null;
   oldObject: Obj | null;
   attrs: AdmissionAttributes;
+  /**
+   * The objects' kind when a subresource is served as another kind (autoscaling/v1 Scale,
+   * policy/v1 Eviction, v1 Binding): webhooks get it as kind and requestKind at every version,
+   * and the objects are sent as they are.
+   */
+  kind?: GVK;
 }
 
 /** A matched webhook and the served version it is called at (another one under matchPolicy Equivalent). */
@@ -47,8 +53,8 @@ function equivalents(ctx: RegistryContext, r: ServedResource): ServedResource[] 
   return out;
 }
 
-function asVersion(obj: Obj | null, from: ServedResource, to: ServedResource): Obj | null {
-  if (!obj || from === to) return obj;
+function asVersion(obj: Obj | null, from: ServedResource, to: ServedResource, req: WebhookRequest): Obj | null {
+  if (!obj || from === to || req.kind) return obj;
   if (needsConversion(from.info.kind, from.apiVersion, to.apiVersion)) return convert(obj, from.apiVersion, to.apiVersion) as Obj;
   return { ...clone(obj), apiVersion: to.apiVersion, kind: to.info.kind };
 }
@@ -103,15 +109,15 @@ export class WebhookDispatcher {
       const uid = newUid();
       const body = reviewRequestBody({
         uid,
-        kind: { group: at.info.group, version: at.info.version, kind: at.info.kind },
+        kind: req.kind ?? { group: at.info.group, version: at.info.version, kind: at.info.kind },
         resource: { group: at.info.group, version: at.info.version, resource: at.info.resource },
-        requestKind: { group: req.r.info.group, version: req.r.info.version, kind: req.r.info.kind },
+        requestKind: req.kind ?? { group: req.r.info.group, version: req.r.info.version, kind: req.r.info.kind },
         requestResource: { group: req.r.info.group, version: req.r.info.version, resource: req.r.info.resource },
         name: req.name,
         namespace: req.namespace,
         attrs: req.attrs,
-        object: asVersion(object, req.r, at),
-        oldObject: asVersion(req.oldObject, req.r, at),
+        object: asVersion(object, req.r, at, req),
+        oldObject: asVersion(req.oldObject, req.r, at, req),
       });
       const text = await callWebhook(this.transport, hook.clientConfig, hook.timeoutSeconds, body);
       const result = verifyReviewResponse(text, uid, hook.mutating);
@@ -149,7 +155,7 @@ export class WebhookDispatcher {
       const result = await this.call(inv, req, object);
       let mutated = false;
       if (result?.patch && object) {
-        const before = asVersion(object, req.r, inv.at) as Obj;
+        const before = asVersion(object, req.r, inv.at, req) as Obj;
         let patched: Obj;
         try {
           patched = applyPatch(clone(before), result.patch as Operation[], true, true).newDocument as Obj;
@@ -157,7 +163,7 @@ export class WebhookDispatcher {
           throw new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`, { causes: [{ message: (err as Error).message }] });
         }
         if (!deepEqual(patched, before)) {
-          object = asVersion(patched, inv.at, req.r);
+          object = asVersion(patched, inv.at, req.r, req);
           mutated = true;
           changes++;
         }

@@ -1,13 +1,17 @@
 // The update path when webhooks are configured. Webhooks are asynchronous and cannot run inside
 // the storage transaction, so (as kube's GuaranteedUpdate) read, compute, admit, and commit only
 // if the stored revision is still the one read; otherwise start over. Writes without webhooks
-// keep the single synchronous transaction.
+// keep the single synchronous transaction. As in kube, an update that changes nothing is still
+// admitted (the webhooks see object equal to oldObject); it writes nothing unless a mutating
+// webhook changed the object.
 import type { KV, Mutation, UpdateResult } from '../../storage/types';
 import type { RegistryContext, WebhookAdmission } from '../../registry/context';
 import type { ServedResource } from '../../registry/catalog';
 import type { Obj } from '../../registry/objects';
 import { conflict, OPTIMISTIC_LOCK_MESSAGE } from '../../server/status';
 import type { AdmissionAttributes } from '../attributes';
+import type { AdmissionView } from './view';
+import type { WebhookRequest } from './dispatch';
 
 /** Thrown inside the commit when the object changed since it was read: read and admit again. */
 const STALE = Symbol('stale read');
@@ -15,8 +19,13 @@ const MAX_ATTEMPTS = 5;
 
 /** The store's update steps, split where asynchronous admission runs between them. */
 export interface UpdateSteps {
-  /** The next object (defaulted, built-in mutating admission done); undefined for a no-op. */
-  prepare(cur: KV | undefined): Obj | undefined;
+  /**
+   * The next object (defaulted, built-in mutating admission done); for a no-op (`noop`) the
+   * object as asked, with nothing else run.
+   */
+  prepare(cur: KV | undefined): { next: Obj; noop: boolean };
+  /** A webhook changed a no-op's object: finish what prepare skipped; false when it is still a no-op. */
+  resume(next: Obj): boolean;
   /** Object validation and synchronous validating admission. */
   check(next: Obj): void;
   /** What to write. */
@@ -29,31 +38,47 @@ export interface UpdateSteps {
   reset(): void;
 }
 
-export async function updateWithWebhooks(
-  ctx: RegistryContext,
-  key: string,
-  webhooks: WebhookAdmission,
-  req: { r: ServedResource; namespace: string; name: string; attrs: AdmissionAttributes },
-  steps: UpdateSteps,
-): Promise<UpdateResult> {
+export interface GuardedRequest {
+  r: ServedResource;
+  namespace: string;
+  name: string;
+  attrs: AdmissionAttributes;
+  /** Set for a subresource served as another kind (Scale). */
+  view?: AdmissionView;
+}
+
+/** Runs the mutating webhooks on `next`; the (possibly new) next object. */
+async function mutate(ctx: RegistryContext, webhooks: WebhookAdmission, req: GuardedRequest, steps: UpdateSteps, next: Obj): Promise<Obj> {
+  const sent = req.view ? req.view.toView(next) : next;
+  const mutated = await webhooks.mutate(ctx, reviewOf(req, steps, sent));
+  if (!mutated || mutated === sent) return next;
+  if (req.view) return req.view.fromView(mutated, next);
+  mutated.kind = req.r.info.kind;
+  mutated.apiVersion = req.r.apiVersion;
+  if (!mutated.metadata || typeof mutated.metadata !== 'object') mutated.metadata = {};
+  steps.fixUp(mutated);
+  return mutated;
+}
+
+function reviewOf(req: GuardedRequest, steps: UpdateSteps, object: Obj): WebhookRequest {
+  const old = steps.oldObject();
+  return { r: req.r, namespace: req.namespace, name: req.name, attrs: req.attrs, object, oldObject: req.view ? req.view.toView(old) : old, kind: req.view?.kind };
+}
+
+/** One read-admit-compute pass: the mutation to commit if the stored revision is unchanged. */
+async function admitOnce(ctx: RegistryContext, webhooks: WebhookAdmission, req: GuardedRequest, steps: UpdateSteps, cur: KV | undefined): Promise<Mutation> {
+  const prepared = steps.prepare(cur);
+  const next = await mutate(ctx, webhooks, req, steps, prepared.next);
+  const changed = !prepared.noop || (next !== prepared.next && steps.resume(next));
+  if (changed) steps.check(next);
+  await webhooks.validate(ctx, reviewOf(req, steps, req.view ? req.view.toView(next) : next));
+  return changed ? steps.commit(next) : { kind: 'none' };
+}
+
+export async function updateWithWebhooks(ctx: RegistryContext, key: string, webhooks: WebhookAdmission, req: GuardedRequest, steps: UpdateSteps): Promise<UpdateResult> {
   for (let attempt = 1; ; attempt++) {
     const cur = await ctx.mvcc.get(key);
-    let next = steps.prepare(cur);
-    let mutation: Mutation = { kind: 'none' };
-    if (next) {
-      const review = (object: Obj) => ({ ...req, object, oldObject: steps.oldObject() });
-      const mutated = await webhooks.mutate(ctx, review(next));
-      if (mutated && mutated !== next) {
-        next = mutated;
-        next.kind = req.r.info.kind;
-        next.apiVersion = req.r.apiVersion;
-        if (!next.metadata || typeof next.metadata !== 'object') next.metadata = {};
-        steps.fixUp(next);
-      }
-      steps.check(next);
-      await webhooks.validate(ctx, review(next));
-      mutation = steps.commit(next);
-    }
+    const mutation = await admitOnce(ctx, webhooks, req, steps, cur);
     const readRev = cur?.modRev;
     try {
       return await ctx.mvcc.update(key, (latest) => {

@@ -1,0 +1,82 @@
+// The generic store's create: system fields, defaults, admission (built-in and webhooks) and
+// validation in kube-apiserver's order, then one storage create.
+import type { KV } from '../storage/types';
+import { ApiError } from '../server/status';
+import { objectKey, type ServedResource } from './catalog';
+import { hooksFor, type RegistryContext } from './context';
+import { newUid, randomSuffix, rfc3339, storedTextTemplate, type Obj } from './objects';
+import { rulesFor } from './validation';
+import { trackWrite, type FieldOwner } from './managed-fields';
+import { storageForm } from './conversion';
+import type { AdmissionAttributes } from '../admission/attributes';
+import { checkNamespace, checkSize, mapStorageError, requireObject, setNamespace, validateWrite, webhooksFor, type WriteResult } from './store-common';
+
+/** Puts a webhook's mutated object in place of `target` (callers hold references to it). */
+function replaceContents(target: Obj, source: Obj, r: ServedResource): void {
+  for (const k of Object.keys(target)) delete target[k];
+  Object.assign(target, source);
+  target.kind = r.info.kind;
+  target.apiVersion = r.apiVersion;
+  if (!target.metadata || typeof target.metadata !== 'object') target.metadata = {};
+}
+
+/**
+ * `attrs` are the request's admission attributes; internal writes pass none (no webhooks, no
+ * PodSecurity warnings).
+ */
+export async function createObject(ctx: RegistryContext, r: ServedResource, ns: string, input: unknown, dryRun: boolean, owner?: FieldOwner, restore = false, attrs?: AdmissionAttributes): Promise<WriteResult> {
+  requireObject(input);
+  const obj = input;
+  obj.kind = r.info.kind;
+  obj.apiVersion = r.apiVersion;
+  if (!obj.metadata || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) obj.metadata = {};
+  let meta = obj.metadata as Obj;
+  setNamespace(r, meta, ns);
+  if (meta.resourceVersion) throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
+  if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) meta.name = meta.generateName + randomSuffix();
+  // A restore (import of an export) keeps the object's identity; anything else gets a new one.
+  if (!(restore && typeof meta.uid === 'string' && meta.uid)) meta.uid = newUid();
+  if (!(restore && typeof meta.creationTimestamp === 'string' && meta.creationTimestamp)) meta.creationTimestamp = rfc3339(ctx.now());
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  if (r.strategy.tracksGeneration) meta.generation = 1;
+  else delete meta.generation;
+  r.strategy.prepareForCreate(obj);
+  await checkNamespace(ctx, r, ns, meta.name ?? '');
+  const hooks = hooksFor(ctx, r);
+  const reservation = hooks?.beforeCreate ? await hooks.beforeCreate(ctx, r, obj, attrs) : undefined;
+  let kv: KV;
+  try {
+    rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+    // kube's order: mutating webhooks after built-in mutating admission, validating ones last.
+    const webhooks = webhooksFor(ctx, attrs);
+    const review = () => ({ r, namespace: ns, name: String(meta.name ?? ''), object: obj, oldObject: null, attrs: attrs as AdmissionAttributes });
+    if (webhooks) {
+      const mutated = await webhooks.mutate(ctx, review());
+      if (mutated && mutated !== obj) {
+        replaceContents(obj, mutated, r);
+        meta = obj.metadata;
+        setNamespace(r, meta, ns);
+      }
+    }
+    if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
+    validateWrite(ctx, r, obj, undefined);
+    if (hooks?.admitCreate) await hooks.admitCreate(ctx, r, obj, attrs);
+    if (webhooks) await webhooks.validate(ctx, review());
+    const stored = storedTextTemplate(storageForm(r, obj));
+    checkSize(stored.text);
+    if (dryRun) {
+      reservation?.undo();
+      return { obj, created: true, changed: true };
+    }
+    kv = await ctx.mvcc.create(objectKey(r, ns, meta.name), stored.withRevision);
+  } catch (err) {
+    reservation?.undo();
+    throw mapStorageError(err, r, meta.name);
+  }
+  reservation?.commit?.();
+  meta.resourceVersion = String(kv.modRev);
+  await hooks?.afterCreate?.(ctx, r, obj);
+  return { obj, text: kv.value, created: true, changed: true };
+}

@@ -1,0 +1,203 @@
+// The steps of one update attempt (the read-modify-write's callback, split where asynchronous
+// webhook admission runs between them): from the stored object and the desired one, the next
+// object with system fields kept, defaults and built-in mutating admission; its validation; and
+// what to write. The attempt remembers what it read and produced for the store to answer with.
+import type { KV, Mutation } from '../storage/types';
+import { badRequest, conflict, invalid, notFound, OPTIMISTIC_LOCK_MESSAGE } from '../server/status';
+import type { ServedResource } from './catalog';
+import type { RegistryContext, Reservation, ResourceHooks } from './context';
+import { clone, deepEqual, parseStored, rfc3339, storedTextTemplate, type Obj } from './objects';
+import { rulesFor } from './validation';
+import { trackWrite, type FieldOwner } from './managed-fields';
+import { storageForm } from './conversion';
+import type { AdmissionAttributes } from '../admission/attributes';
+import type { UpdateSteps } from '../admission/webhooks/guaranteed-update';
+import { checkSize, requireObject, setNamespace, validateWrite } from './store-common';
+
+/** What the steps need of the store's UpdateOptions. */
+export interface StepOptions {
+  dryRun: boolean;
+  subresource: string;
+  checkName: boolean;
+  owner?: FieldOwner;
+  managedFieldsDone?: boolean;
+  attrs?: AdmissionAttributes;
+}
+
+function withoutVolatile(o: Obj): Obj {
+  const c = { ...o, metadata: { ...o.metadata } };
+  delete c.metadata.resourceVersion;
+  return c;
+}
+
+/** Equal but for the resourceVersion: writing `next` would change nothing. */
+function sameObject(next: Obj, old: Obj): boolean {
+  return deepEqual(withoutVolatile(next), withoutVolatile(old));
+}
+
+function specChanged(a: Obj, b: Obj): boolean {
+  const strip = (o: Obj) => {
+    const c = { ...o };
+    delete c.metadata;
+    delete c.status;
+    return c;
+  };
+  return !deepEqual(strip(a), strip(b));
+}
+
+export class UpdateAttempt implements UpdateSteps {
+  /** The object to answer with (the old one when nothing changed). */
+  result: Obj | undefined;
+  /** The write removed the object (the last finalizer of a terminating object went). */
+  deleted = false;
+  old: Obj | undefined;
+  reservation: Reservation | undefined;
+
+  constructor(
+    private readonly ctx: RegistryContext,
+    private readonly r: ServedResource,
+    private readonly ns: string,
+    private readonly name: string,
+    private readonly desired: (current: Obj) => unknown,
+    private readonly opts: StepOptions,
+    private readonly hooks: ResourceHooks | undefined,
+    /** Synchronous validating admission prepared before the transaction (PodSecurity). */
+    private readonly admissionCheck: ((next: Obj, old: Obj) => void) | undefined,
+  ) {}
+
+  prepare(cur: KV | undefined): { next: Obj; noop: boolean } {
+    const { r, opts, name } = this;
+    const { group, resource, kind } = r.info;
+    if (!cur) throw notFound(group, resource, name);
+    const old = r.codec ? r.codec.toServed(cur.value) : parseStored(cur.value, kind, r.apiVersion);
+    this.old = old;
+    const out = this.desired(clone(old));
+    requireObject(out);
+    const obj = out;
+    obj.kind = kind;
+    obj.apiVersion = r.apiVersion;
+    if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
+    const meta = obj.metadata as Obj;
+    if (opts.checkName && meta.name !== name) {
+      throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+    setNamespace(r, meta, this.ns);
+    const rv = meta.resourceVersion;
+    if (rv) {
+      if (rv !== String(cur.modRev)) throw conflict(group, resource, name, OPTIMISTIC_LOCK_MESSAGE);
+    } else if (!r.strategy.allowUnconditionalUpdate) {
+      throw invalid(group, kind, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', valueText: '0x0', detail: 'must be specified for an update' }]);
+    }
+    keepSystemFields(meta, old.metadata as Obj);
+    const next = this.limitToSubresource(obj, old);
+    // Nothing asked to change (a no-op apply or patch): the stored object is already defaulted
+    // and valid, so the rest is skipped and nothing is written.
+    if (sameObject(next, old)) {
+      this.result = old;
+      return { next, noop: true };
+    }
+    this.finish(next);
+    return { next, noop: false };
+  }
+
+  resume(next: Obj): boolean {
+    if (sameObject(next, this.old as Obj)) return false;
+    this.finish(next);
+    return true;
+  }
+
+  /** Object validation and synchronous validating admission. */
+  check(next: Obj): void {
+    const o = this.old as Obj;
+    if (this.r.strategy.tracksGeneration && specChanged(next, o)) next.metadata.generation = (o.metadata.generation ?? 0) + 1;
+    // A binding is not a pod update: the pod's update rules (spec immutable) do not apply.
+    if (this.opts.subresource !== 'binding') validateWrite(this.ctx, this.r, next, o);
+    this.admissionCheck?.(next, o);
+  }
+
+  commit(next: Obj): Mutation {
+    const o = this.old as Obj;
+    if (next.metadata.deletionTimestamp && this.r.strategy.finalized(next)) {
+      this.result = next;
+      this.deleted = true;
+      return this.opts.dryRun ? { kind: 'none' } : { kind: 'delete' };
+    }
+    if (sameObject(next, o)) {
+      this.result = o;
+      return { kind: 'none' };
+    }
+    const stored = storedTextTemplate(storageForm(this.r, next));
+    checkSize(stored.text);
+    this.result = next;
+    if (this.opts.dryRun) return { kind: 'none' };
+    return { kind: 'put', encode: stored.withRevision };
+  }
+
+  fixUp(next: Obj): void {
+    setNamespace(this.r, next.metadata, this.ns);
+  }
+
+  oldObject(): Obj {
+    return this.old as Obj;
+  }
+
+  reset(): void {
+    this.reservation?.undo();
+    this.reservation = undefined;
+    this.deleted = false;
+  }
+
+  /** A status write changes status only; finalize spec.finalizers, binding spec.nodeName; a main-resource write not status. */
+  private limitToSubresource(obj: Obj, old: Obj): Obj {
+    const { opts, r } = this;
+    let next: Obj = obj;
+    if (opts.subresource === 'status') {
+      // (and, for an apply, the managedFields it computed)
+      next = clone(old);
+      if (obj.status === undefined) delete next.status;
+      else next.status = obj.status;
+      if (opts.managedFieldsDone) {
+        if (obj.metadata.managedFields === undefined) delete next.metadata.managedFields;
+        else next.metadata.managedFields = obj.metadata.managedFields;
+      }
+    } else if (opts.subresource === 'binding') {
+      // pods/<n>/binding sets spec.nodeName only (kube's assignPod writes it directly).
+      next = clone(old);
+      next.spec = { ...(next.spec ?? {}), nodeName: obj.spec?.nodeName };
+    } else if (opts.subresource === 'finalize') {
+      next = clone(old);
+      next.spec = { ...(next.spec ?? {}) };
+      if (obj.spec?.finalizers === undefined) delete next.spec.finalizers;
+      else next.spec.finalizers = obj.spec.finalizers;
+    } else {
+      if (r.strategy.hasStatusSubresource) {
+        if (old.status === undefined) delete next.status;
+        else next.status = old.status;
+      }
+      rulesFor(r.info.group, r.info.kind)?.prepareForUpdate?.(next, old);
+    }
+    return next;
+  }
+
+  /** Defaults, managedFields and built-in mutating admission of an object that changes something. */
+  private finish(next: Obj): void {
+    const { opts, r } = this;
+    const old = this.old as Obj;
+    // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
+    if (opts.subresource !== 'finalize') rulesFor(r.info.group, r.info.kind)?.defaults?.(next);
+    if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, opts.subresource === 'finalize' ? '' : opts.subresource, opts.owner, rfc3339(this.ctx.now()));
+    this.reservation = this.hooks?.beforeUpdate?.(this.ctx, r, next, old, opts.attrs) ?? undefined;
+  }
+}
+
+/** The fields an update cannot change: uid (when unset), creation, deletion and generation. */
+function keepSystemFields(meta: Obj, om: Obj): void {
+  if (!meta.uid) meta.uid = om.uid;
+  meta.creationTimestamp = om.creationTimestamp;
+  if (om.deletionTimestamp) meta.deletionTimestamp = om.deletionTimestamp;
+  else delete meta.deletionTimestamp;
+  if (om.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+  else delete meta.deletionGracePeriodSeconds;
+  if (om.generation !== undefined) meta.generation = om.generation;
+  else delete meta.generation;
+}

@@ -1,0 +1,96 @@
+// The generic store's update: create-on-update where allowed, then the read-modify-write of
+// store-update-steps — one synchronous storage transaction, or, when webhooks apply, the
+// optimistic read-admit-commit loop of admission/webhooks/guaranteed-update.
+import { ApiError } from '../server/status';
+import { objectKey, type ServedResource } from './catalog';
+import { hooksFor, type RegistryContext } from './context';
+import type { Obj } from './objects';
+import type { FieldOwner } from './managed-fields';
+import type { AdmissionAttributes } from '../admission/attributes';
+import type { AdmissionView } from '../admission/webhooks/view';
+import { updateWithWebhooks } from '../admission/webhooks/guaranteed-update';
+import { mapStorageError, webhooksFor, type WriteResult } from './store-common';
+import { createObject } from './store-create';
+import { UpdateAttempt } from './store-update-steps';
+
+export interface UpdateOptions {
+  dryRun: boolean;
+  /** '' for the main resource, or 'status', 'finalize' (namespaces), 'binding' (pods). */
+  subresource: string;
+  /** PUT may create (when the strategy allows); PATCH never does. */
+  allowCreate: boolean;
+  /** PUT checks that the body names the object of the URL. */
+  checkName: boolean;
+  /** Record the write in managedFields as this manager (absent for internal writes). */
+  owner?: FieldOwner;
+  /** The desired object already carries its managedFields (server-side apply computed them). */
+  managedFieldsDone?: boolean;
+  /** The request's admission attributes (absent for internal writes). */
+  attrs?: AdmissionAttributes;
+  /** How webhooks see the object when the request's subresource is served as another kind (Scale). */
+  view?: AdmissionView;
+}
+
+/**
+ * Read-modify-write. `desired` gets a private copy of the current object and returns the new
+ * object (a PUT body, or the current object with a patch applied); it runs against the latest
+ * state inside the storage transaction, so concurrent writers cannot interleave.
+ */
+export async function updateObject(
+  ctx: RegistryContext,
+  r: ServedResource,
+  ns: string,
+  name: string,
+  desired: (current: Obj) => unknown,
+  opts: UpdateOptions,
+  createBody?: () => unknown,
+): Promise<WriteResult> {
+  const key = objectKey(r, ns, name);
+  if (opts.allowCreate && r.strategy.allowCreateOnUpdate && !opts.subresource && createBody) {
+    const existing = await ctx.mvcc.get(key);
+    if (!existing) {
+      try {
+        const attrs = opts.attrs && { ...opts.attrs, operation: 'CREATE' as const, options: { ...opts.attrs.options, kind: 'CreateOptions' } };
+        return await createObject(ctx, r, ns, createBody(), opts.dryRun, opts.owner, false, attrs);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+      }
+    }
+  }
+  const hooks = hooksFor(ctx, r);
+  const admissionCheck = hooks?.prepareUpdate ? await hooks.prepareUpdate(ctx, r, ns, opts.attrs) : undefined;
+  const webhooks = webhooksFor(ctx, opts.attrs);
+  const attempt = new UpdateAttempt(ctx, r, ns, name, desired, opts, hooks, admissionCheck);
+  let res;
+  try {
+    if (!webhooks) {
+      // The fast path: a no-op stops after prepare, without validation or admission.
+      res = await ctx.mvcc.update(key, (cur) => {
+        const { next, noop } = attempt.prepare(cur);
+        if (noop) return { kind: 'none' };
+        attempt.check(next);
+        return attempt.commit(next);
+      });
+    } else {
+      res = await updateWithWebhooks(ctx, key, webhooks, { r, namespace: ns, name, attrs: opts.attrs as AdmissionAttributes, view: opts.view }, attempt);
+    }
+  } catch (err) {
+    attempt.reservation?.undo();
+    throw mapStorageError(err, r, name);
+  }
+  const obj = attempt.result as Obj;
+  const old = attempt.old as Obj;
+  if (res.kv && res.changed) attempt.reservation?.commit?.();
+  else attempt.reservation?.undo();
+  if (res.kv && res.changed) {
+    obj.metadata.resourceVersion = String(res.kv.modRev);
+    await hooks?.afterUpdate?.(ctx, r, obj, old);
+    return { obj, text: res.kv.value, changed: true };
+  }
+  if (attempt.deleted) {
+    if (res.changed) await hooks?.afterDelete?.(ctx, r, obj);
+    return { obj, changed: true };
+  }
+  const unchanged = obj === old;
+  return { obj, text: unchanged && res.prev ? res.prev.value : undefined, changed: !unchanged };
+}

@@ -1,0 +1,63 @@
+// The rows of a Table page, windowed: only the rows in the scroll box (plus an overscan) are in
+// the DOM, with spacers for the rest. The scroll position lives here, in whole rows, so scrolling
+// re-renders this component alone and only when a row boundary is crossed; the list view around
+// it (toolbar, paging facts, event log) is not touched by scrolling.
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import type { TableColumn, TableRow } from '../lib/api';
+import { visibleRange } from '../lib/virtual-range';
+
+/** Every row has this height (CSS `.table-scroll tbody tr`), which is what makes windowing exact. */
+const ROW_HEIGHT = 26;
+
+export interface VirtualRowsProps {
+  columns: TableColumn[];
+  rows: TableRow[];
+  /** The link for a row's name cell. */
+  objectLink(name: string, namespace?: string): string;
+}
+
+export const VirtualRows = memo(function VirtualRows({ columns, rows, objectLink }: VirtualRowsProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState({ firstRow: 0, height: 400 });
+  const measure = useCallback((el: HTMLElement) => {
+    const next = { firstRow: Math.floor(el.scrollTop / ROW_HEIGHT), height: el.clientHeight };
+    setViewport((prev) => (prev.firstRow === next.firstRow && prev.height === next.height ? prev : next));
+  }, []);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const onResize = () => measure(el);
+    onResize();
+    const observer = new ResizeObserver(onResize);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [measure]);
+  const nameColumn = columns.findIndex((c) => c.format === 'name');
+  const shown = columns.filter((c) => !c.priority);
+  const range = visibleRange(viewport.firstRow * ROW_HEIGHT, viewport.height, ROW_HEIGHT, rows.length);
+  return (
+    <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Rows (scroll)" onScroll={(e) => measure(e.currentTarget)}>
+      <table aria-rowcount={rows.length + 1}>
+        <thead>
+          <tr>{shown.map((c) => <th key={c.name} title={c.description}>{c.name.toUpperCase()}</th>)}</tr>
+        </thead>
+        <tbody>
+          {range.before > 0 && <tr aria-hidden="true" style={{ height: range.before }}><td colSpan={shown.length || 1} /></tr>}
+          {rows.slice(range.start, range.end).map((row, offset) => {
+            const i = range.start + offset;
+            const meta = row.object?.metadata;
+            const name = meta?.name ?? String(row.cells[nameColumn] ?? '');
+            return (
+              <tr key={`${meta?.namespace ?? ''}/${name}/${i}`} aria-rowindex={i + 2}>
+                {columns.map((c, ci) =>
+                  c.priority ? null : <td key={c.name}>{ci === nameColumn ? <a href={objectLink(name, meta?.namespace)}>{name}</a> : String(row.cells[ci] ?? '')}</td>,
+                )}
+              </tr>
+            );
+          })}
+          {range.after > 0 && <tr aria-hidden="true" style={{ height: range.after }}><td colSpan={shown.length || 1} /></tr>}
+        </tbody>
+      </table>
+    </div>
+  );
+});
