@@ -5,6 +5,7 @@
 import { createApiServer, type ApiServer } from '../src/core/api';
 import type { StreamSink } from '../src/core/types';
 import { isStream } from '../src/core/types';
+import { bodyText } from '../src/core/codec/json';
 
 export interface FanoutResult {
   watchers: number;
@@ -40,7 +41,7 @@ function collector(want: number): { sink: StreamSink; chunks: string[]; done: Pr
 
 async function run(api: ApiServer, watchers: number, updates: number): Promise<{ ms: number; inOrder: boolean }> {
   const list = await api.handle(req('GET', PATH));
-  const rv = JSON.parse(list.body as string).metadata.resourceVersion as string;
+  const rv = JSON.parse(bodyText(list.body as string | Uint8Array)).metadata.resourceVersion as string;
   const cols = [];
   for (let w = 0; w < watchers; w++) {
     const res = await api.handle(req('GET', `${PATH}?watch=1&resourceVersion=${rv}`));

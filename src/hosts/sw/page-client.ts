@@ -4,6 +4,9 @@
 import { ADMIN_PREFIX, PROTOCOL_VERSION, normalizeBase, type HostSettings, type HostStatus, type PageMessage, type SettingsAnswer, type WorkerMessage } from './protocol';
 import type { AuditEvent } from '../../core/server/audit';
 
+// Pages serve admission webhooks on their own origin (see webhook-transport.ts for the worker side).
+export { registerWebhookHandler, type AdmissionRequest, type AdmissionResponse, type AdmissionReviewRequest, type WebhookHandler } from './webhook-handlers';
+
 const HELLO_TIMEOUT_MS = 5_000;
 
 export class HostUnavailable extends Error {}

@@ -11,6 +11,8 @@ import { dropOldShells, precacheShell, shellResponse } from './shell-cache';
 import { WATCH_LIMITS } from './settings';
 import { createSettingsStore } from './settings-store';
 import { startupOptions } from './settings-apply';
+import { WebhookClientRegistry } from './webhook-registry';
+import { createSwWebhookTransport, handleWebhookMessage, type WebhookClients } from './webhook-transport';
 
 declare const self: ServiceWorkerScopeLike;
 /** Replaced at build time (vite `define`) with a per-build id. */
@@ -22,9 +24,18 @@ const BASE_PATH = new URL(BASE_URL).pathname;
 
 // The page's API settings (runtime config, feature gates, access control) in a database of their own.
 const settingsStore = createSettingsStore({ dbName: `${DB_NAME}-settings` });
+// Admission webhooks on this origin are served by the open pages that registered their paths.
+const webhookClients = new WebhookClientRegistry();
+const webhookTransport = createSwWebhookTransport({
+  origin: new URL(BASE_URL).origin,
+  registry: webhookClients,
+  // sw-env declares only what the rest of the worker uses; matchAll is there at run time.
+  clients: self.clients as unknown as WebhookClients,
+  fetch: (url, init) => fetch(url, init),
+});
 const runtime = createApiRuntime({
   dbName: DB_NAME,
-  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host },
+  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host, webhookTransport },
   settings: () => startupOptions(settingsStore, (error) => console.warn(error)),
 });
 
@@ -38,6 +49,7 @@ self.addEventListener('activate', (event) => {
 });
 
 self.addEventListener('message', (event) => {
+  if (handleWebhookMessage(webhookClients, event)) return;
   const msg = event.data as PageMessage | undefined;
   const port = event.ports[0];
   if (!msg || !port) return;

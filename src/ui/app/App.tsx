@@ -7,6 +7,7 @@ import { createApiClient } from '../lib/api';
 import { impersonationHeaders, loadIdentity, saveIdentity, type Identity } from '../lib/identity';
 import { WarningLog } from '../lib/warnings';
 import { AuditPanel } from './AuditPanel';
+import { WebhooksPanel } from './WebhooksPanel';
 import { IdentitySwitcher } from './IdentitySwitcher';
 import { SettingsPanel, useHostSettings } from './SettingsPanel';
 import { RecentWarnings, WarningLogContext } from './Warnings';
@@ -50,10 +51,11 @@ export function App({ apiBase }: { apiBase: string }) {
   );
 }
 
-/** Views of the browser host that the shared routes do not know: `#/settings` and `#/audit`. */
-function hostView(hash: string): 'settings' | 'audit' | undefined {
+/** Views of the browser host that the shared routes do not know: `#/settings`, `#/audit`, `#/webhooks`. */
+function hostView(hash: string): 'settings' | 'audit' | 'webhooks' | undefined {
   if (hash === '#/settings') return 'settings';
   if (hash === '#/audit') return 'audit';
+  if (hash === '#/webhooks') return 'webhooks';
   return undefined;
 }
 
@@ -75,7 +77,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
       <header>
         <strong>kube-playground</strong>
         <nav aria-label="Views">
-          <a href="#/">Explore</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a>
+          <a href="#/">Explore</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a> <a href="#/webhooks">Webhooks</a>
         </nav>
         <label>
           Namespace <input value={namespace} onChange={(e) => setNamespace(e.target.value)} size={14} />
@@ -90,6 +92,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
         {route.view === 'home' && !extra && <p>Pick a kind on the left, or open the request console.</p>}
         {extra === 'settings' && <SettingsPanel apiBase={apiBase} />}
         {extra === 'audit' && <AuditPanel apiBase={apiBase} />}
+        {extra === 'webhooks' && <WebhooksPanel apiBase={apiBase} />}
         {route.view === 'console' && <RequestConsole apiBase={apiBase} extraHeaders={impersonationHeaders(identity)} />}
         {route.view === 'health' && <HealthPanel />}
         {route.view === 'list' && (
