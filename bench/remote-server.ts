@@ -8,6 +8,8 @@ export interface RemoteServer {
   floorUrl: string;
   /** The floor answers this many bytes with this status from now on. */
   setFloorBody(size: number, status?: number): Promise<void>;
+  /** Creates `count` list-walk ConfigMaps (fixtures.ts) at `path` inside the server process. */
+  fillWalk(count: number, path: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function startRemoteServer(): Promise<RemoteServer> {
     apiUrl: ready.apiUrl,
     floorUrl: ready.floorUrl,
     setFloorBody: (size, status = 200) => call({ op: 'floor-body', size, status }),
+    fillWalk: (count, path) => call({ op: 'fill-walk', count, path }),
     async close() {
       child.removeAllListeners('exit');
       const exited = new Promise((r) => child.once('exit', r));

@@ -8,8 +8,14 @@
 import { createApiServer } from '../src/core/api';
 import { startNodeHost } from '../src/hosts/node/server';
 import { startFloorServer } from './floor-server';
+import { walkConfigMap } from './fixtures';
 
-export type ServerProcessRequest = { id: number; op: 'floor-body'; size: number; status: number } | { id: number; op: 'close' };
+export type ServerProcessRequest =
+  | { id: number; op: 'floor-body'; size: number; status: number }
+  | { id: number; op: 'fill-walk'; count: number; path: string }
+  | { id: number; op: 'close' };
+
+const utf8 = new TextEncoder();
 
 async function main(): Promise<void> {
   const api = await createApiServer();
@@ -19,6 +25,18 @@ async function main(): Promise<void> {
     if (m.op === 'floor-body') {
       floor.setBody(m.size, m.status);
       process.send!({ id: m.id });
+    } else if (m.op === 'fill-walk') {
+      // Straight into the API (no HTTP): the fill is set-up, not what is measured.
+      void (async () => {
+        for (let i = 0; i < m.count; i += 200) {
+          const batch: Promise<unknown>[] = [];
+          for (let j = i; j < Math.min(m.count, i + 200); j++) {
+            batch.push(api.handle({ method: 'POST', url: m.path, headers: { 'content-type': 'application/json' }, body: utf8.encode(walkConfigMap(j)) }));
+          }
+          await Promise.all(batch);
+        }
+        process.send!({ id: m.id });
+      })();
     } else if (m.op === 'close') {
       void Promise.all([floor.close(), host.close()])
         .then(() => api.close())

@@ -48,26 +48,22 @@ export function observeRequests(handle: Handle, deps: ObserveDeps): Handle {
     // CRD versions have no removal release: kube then leaves the annotation out.
     const deprecation = deprecated ? (deprecated.removedRelease ? { 'k8s.io/deprecated': 'true', 'k8s.io/removed-release': deprecated.removedRelease } : { 'k8s.io/deprecated': 'true' }) : undefined;
     const annotations = admission ? { ...deprecation, ...admission } : deprecation;
-    // Keys in the Go struct's order, so JSON lines read like kube's.
-    const event = (stage: AuditEvent['stage']): AuditEvent => ({
-      kind: 'Event',
-      apiVersion: 'audit.k8s.io/v1',
-      level: 'Metadata',
-      auditID,
-      stage,
-      requestURI: req.url,
-      verb: info.verb,
-      user,
-      ...(requester ? { impersonatedUser: acting } : {}),
-      sourceIPs: sourceIPs(req),
-      ...(userAgent ? { userAgent } : {}),
-      ...(objectRef ? { objectRef } : {}),
-      responseStatus: responseStatusOf(res.status, res.body),
+    const responseStatus = responseStatusOf(res.status, res.body);
+    // Keys in the Go struct's order, so JSON lines read like kube's (optional ones assigned in
+    // place rather than spread in: no temporary objects per request).
+    const event = (stage: AuditEvent['stage']): AuditEvent => {
+      const e = { kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', auditID, stage, requestURI: req.url, verb: info.verb, user } as AuditEvent;
+      if (requester) e.impersonatedUser = acting;
+      e.sourceIPs = sourceIPs(req);
+      if (userAgent) e.userAgent = userAgent;
+      if (objectRef) e.objectRef = objectRef;
+      e.responseStatus = responseStatus;
       // Epoch ms here; the log turns them into MicroTime strings when the event is read.
-      requestReceivedTimestamp: received as unknown as string,
-      stageTimestamp: now() as unknown as string,
-      ...(annotations ? { annotations } : {}),
-    });
+      e.requestReceivedTimestamp = received as unknown as string;
+      e.stageTimestamp = now() as unknown as string;
+      if (annotations) e.annotations = annotations;
+      return e;
+    };
     if (!isStream(res.body)) {
       deps.audit.record(event('ResponseComplete'));
       return res;
@@ -169,9 +165,16 @@ function requesterAuditUser(req: ApiRequest): AuditUser | undefined {
   return requester ? auditUser(requester) : undefined;
 }
 
+/** Audit users per user object: the same requester (the default admin, a token's user) maps once. */
+const auditUsers = new WeakMap<UserInfo, AuditUser>();
+
 function auditUser(user: UserInfo | undefined): AuditUser {
   if (!user) return DEFAULT_AUDIT_USER;
-  const out: AuditUser = { username: user.username, groups: user.groups };
-  if (user.uid) out.uid = user.uid;
+  let out = auditUsers.get(user);
+  if (!out) {
+    out = { username: user.username, groups: user.groups };
+    if (user.uid) out.uid = user.uid;
+    auditUsers.set(user, out);
+  }
   return out;
 }

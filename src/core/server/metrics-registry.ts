@@ -50,10 +50,18 @@ export class Counter implements Family {
   ) {}
 
   add(labels: Labels, delta = 1): void {
+    this.entry(labels).value += delta;
+  }
+
+  /** The series of these labels (created at 0), for callers that keep it and add to it directly. */
+  entry(labels: Labels): { labels: Labels; value: number } {
     const key = keyOf(labels);
-    const cur = this.values.get(key);
-    if (cur) cur.value += delta;
-    else this.values.set(key, { labels: { ...labels }, value: delta });
+    let cur = this.values.get(key);
+    if (!cur) {
+      cur = { labels: { ...labels }, value: 0 };
+      this.values.set(key, cur);
+    }
+    return cur;
   }
 
   get(labels: Labels): number {
@@ -89,9 +97,17 @@ export class GaugeFunc implements Family {
   }
 }
 
+/** One histogram series. `counts[i]` counts observations in bucket i alone (made cumulative when written). */
+export interface HistogramSeries {
+  labels: Labels;
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
 export class Histogram implements Family {
   readonly type = 'histogram' as const;
-  private series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
+  private all = new Map<string, HistogramSeries>();
   constructor(
     readonly name: string,
     readonly help: string,
@@ -99,22 +115,39 @@ export class Histogram implements Family {
   ) {}
 
   observe(labels: Labels, value: number): void {
+    this.observeSeries(this.series(labels), value);
+  }
+
+  /** The series of these labels, for callers that keep it (see observeSeries). */
+  series(labels: Labels): HistogramSeries {
     const key = keyOf(labels);
-    let s = this.series.get(key);
+    let s = this.all.get(key);
     if (!s) {
       s = { labels: { ...labels }, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
-      this.series.set(key, s);
+      this.all.set(key, s);
     }
-    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]) s.counts[i]++;
+    return s;
+  }
+
+  /** Counts the value in its own bucket only: one increment per observation, not one per bucket. */
+  observeSeries(s: HistogramSeries, value: number): void {
+    const b = this.buckets;
+    let i = 0;
+    while (i < b.length && value > b[i]) i++;
+    if (i < b.length) s.counts[i]++;
     s.sum += value;
     s.count++;
   }
 
   render(): string[] {
     const out: string[] = [];
-    const all = [...this.series.values()].sort((a, b) => labelText(a.labels).localeCompare(labelText(b.labels)));
+    const all = [...this.all.values()].sort((a, b) => labelText(a.labels).localeCompare(labelText(b.labels)));
     for (const s of all) {
-      this.buckets.forEach((le, i) => out.push(`${this.name}_bucket${labelText(s.labels, ['le', formatNumber(le)])} ${s.counts[i]}`));
+      let cumulative = 0;
+      this.buckets.forEach((le, i) => {
+        cumulative += s.counts[i];
+        out.push(`${this.name}_bucket${labelText(s.labels, ['le', formatNumber(le)])} ${cumulative}`);
+      });
       out.push(`${this.name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${s.count}`);
       out.push(`${this.name}_sum${labelText(s.labels)} ${formatNumber(s.sum)}`);
       out.push(`${this.name}_count${labelText(s.labels)} ${s.count}`);

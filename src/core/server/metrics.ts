@@ -1,7 +1,7 @@
 // kube-apiserver's request metrics (names, help texts, labels and buckets of v1.23) served at
 // /metrics: request counts and latencies, deprecated APIs requested, stored objects, watch
 // events and open long-running requests.
-import { Counter, Gauge, GaugeFunc, Histogram, MetricsRegistry, type Labels } from './metrics-registry';
+import { Counter, Gauge, GaugeFunc, Histogram, MetricsRegistry, type HistogramSeries, type Labels } from './metrics-registry';
 import type { RequestInfo } from './requestinfo';
 
 /** apiserver_request_duration_seconds buckets of v1.23. */
@@ -87,9 +87,23 @@ export class ApiMetrics {
     this.registry.showHidden = true;
   }
 
+  /** Per label set (from requestLabels): its duration series and its counter per response code, found with one lookup. */
+  private requestSeries = new Map<string, { duration: HistogramSeries; byCode: Map<number, { value: number }> }>();
+
   observeRequest(labels: Labels, code: number, seconds: number): void {
-    this.requests.add({ ...labels, code: String(code) });
-    this.durations.observe(labels, seconds);
+    const key = `${labels.verb}|${labels.dry_run}|${labels.group}|${labels.version}|${labels.resource}|${labels.subresource}|${labels.scope}|${labels.component}`;
+    let s = this.requestSeries.get(key);
+    if (!s) {
+      s = { duration: this.durations.series(labels), byCode: new Map() };
+      this.requestSeries.set(key, s);
+    }
+    let counter = s.byCode.get(code);
+    if (!counter) {
+      counter = this.requests.entry({ ...labels, code: String(code) });
+      s.byCode.set(code, counter);
+    }
+    counter.value++;
+    this.durations.observeSeries(s.duration, seconds);
   }
 
   requestedDeprecated(info: RequestInfo, removedRelease: string): void {
