@@ -14,16 +14,20 @@ export function ResourceTree({ current, namespace }: { current: ViewState; names
   const client = useClient();
   const queryClient = useQueryClient();
   const discovery = useQuery({ queryKey: ['discovery', client.apiBase], queryFn: () => client.discover(), staleTime: 30_000 });
+  // Why CRD changes are not followed, shown rather than swallowed (e.g. the identity may not watch CRDs).
+  const [watchError, setWatchError] = useState<unknown>(null);
   useEffect(() => {
     const controller = new AbortController();
     const changed = crdDiscoveryTrigger();
+    setWatchError(null);
     void (async () => {
       try {
         for await (const item of client.watch(CRDS, { signal: controller.signal })) {
           if (changed(item)) void queryClient.invalidateQueries({ queryKey: ['discovery', client.apiBase] });
         }
-      } catch {
-        // Without the watch (e.g. not allowed to list CRDs) the 30 s cache still applies.
+      } catch (e) {
+        // Without the watch the 30 s cache still applies; say so.
+        if (!controller.signal.aborted) setWatchError(e);
       }
     })();
     return () => controller.abort();
@@ -37,6 +41,11 @@ export function ResourceTree({ current, namespace }: { current: ViewState; names
   return (
     <nav aria-label="Resources" className="resource-tree">
       <input type="search" placeholder="Filter kinds" aria-label="Filter kinds" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      {watchError !== null && (
+        <p className="note" role="status">
+          New custom resources show up within 30 s (watching CustomResourceDefinitions failed: {watchError instanceof Error ? watchError.message : String(watchError)})
+        </p>
+      )}
       {discovery.data.filter((group) => !needle || group.versions.some((v) => v.resources.some(matches))).map((group) => (
         <details key={group.name || 'core'} open={Boolean(needle) || group.name === '' || group.name === 'apps'}>
           <summary>{group.name || 'core'}</summary>
