@@ -126,6 +126,8 @@ describe('settings, identity and warnings', () => {
     await go('#/api/v1/namespaces/default/configmaps');
     const forbidden = page.locator('#main').getByRole('alert').first();
     await expect.poll(() => forbidden.innerText().catch(() => '')).toBe('403 Forbidden: configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    // The tree's CRD watch is refused too: said, not swallowed.
+    await expect.poll(() => page.locator('.resource-tree .note').innerText().catch(() => ''), { timeout: 15_000 }).toContain('watching CustomResourceDefinitions failed');
     await shot('rbac-forbidden-alice');
 
     // The request console sends the same identity and says so in kubectl's and curl's terms.
