@@ -8,6 +8,7 @@ import type { ServedResource } from '../../registry/catalog';
 import type { Obj } from '../../registry/objects';
 import type { AdmissionAttributes } from '../attributes';
 import type { GVK } from './review';
+import { badRequest } from '../../server/status';
 
 export interface SubresourceCreate {
   /** The parent resource (pods). */
@@ -42,7 +43,10 @@ export async function admitSubresourceCreate(ctx: RegistryContext, req: Subresou
 
 /** The posted object as the typed one kube decodes: kind and apiVersion of `kind`, the request's namespace. */
 export function typedSubresourceObject(kind: GVK, body: Obj, namespace: string, fields: string[]): Obj {
-  const meta: Obj = { ...((body.metadata && typeof body.metadata === 'object' ? body.metadata : {}) as Obj), namespace };
+  const given = (body.metadata && typeof body.metadata === 'object' ? body.metadata : {}) as Obj;
+  // As for every create: a namespace in the body must be the one of the URL.
+  if (given.namespace && given.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  const meta: Obj = { ...given, namespace };
   if (!('creationTimestamp' in meta)) meta.creationTimestamp = null;
   const out: Obj = { kind: kind.kind, apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version, metadata: meta };
   for (const f of fields) if (body[f] !== undefined) out[f] = body[f];

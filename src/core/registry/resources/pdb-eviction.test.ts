@@ -113,5 +113,8 @@ describe('pod eviction with PodDisruptionBudgets', () => {
     const named = await c.post(`${NS}/pods/a/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'b' } });
     expect(named.status).toBe(400);
     expect(named.json.message).toBe('name in URL does not match name in Eviction object');
+    const elsewhere = await c.post(`${NS}/pods/a/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'a', namespace: 'other' } });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.json.message).toBe('the namespace of the provided object does not match the namespace sent on the request');
   });
 });
