@@ -40,6 +40,7 @@ export class Catalog {
   }
 
   private rebuild(): void {
+    this.last = undefined;
     this.byGVR.clear();
     this.groupVersions.clear();
     for (const info of this.all()) {
@@ -60,8 +61,15 @@ export class Catalog {
     this.listeners.push(listener);
   }
 
+  /** The last lookup: a request looks its resource up twice (metrics/audit, then dispatch). */
+  private last: { group: string; version: string; resource: string; found: ServedResource | undefined } | undefined;
+
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
-    return this.byGVR.get(gvrKey(group, version, resource));
+    const last = this.last;
+    if (last && last.resource === resource && last.version === version && last.group === group) return last.found;
+    const found = this.byGVR.get(gvrKey(group, version, resource));
+    this.last = { group, version, resource, found };
+    return found;
   }
 
   hasGroupVersion(group: string, version: string): boolean {

@@ -45,7 +45,19 @@ export interface DeprecatedResource {
 }
 
 /** The deprecation of a served resource at this server's release, or undefined when it is current. */
+/** Per resource object (looked up on every request to it, twice). */
+const known = new WeakMap<DeprecatedResource, Deprecation | null>();
+
 export function deprecationOf(r: DeprecatedResource): Deprecation | undefined {
+  let d = known.get(r);
+  if (d === undefined) {
+    d = computeDeprecation(r) ?? null;
+    known.set(r, d);
+  }
+  return d ?? undefined;
+}
+
+function computeDeprecation(r: DeprecatedResource): Deprecation | undefined {
   // A CRD version names no release it goes away in: kube records an empty removed_release.
   if (r.deprecationWarning !== undefined) return { warning: r.deprecationWarning, removedRelease: '' };
   const lifecycle = LIFECYCLES[`${r.group}/${r.version}/${r.resource}`];
