@@ -21,7 +21,7 @@ const json = (value: unknown, status = 200): Response =>
 
 export async function handleAdmin(action: string, request: Request, runtime: ApiRuntime, build: string, settings?: SettingsStore): Promise<Response> {
   if (action.startsWith('bench/')) {
-    const floor = await benchFloor(action, new URL(request.url).searchParams);
+    const floor = await benchFloor(action, new URL(request.url).searchParams, request);
     if (floor) return floor;
   }
   const route = `${request.method} ${action}`;

@@ -37,14 +37,16 @@ const ECHO_HEADERS: Array<[string, string]> = [
   ['Content-Type', 'application/json'],
 ];
 
-/** `echo?bytes=N[&status=201]` (any method), `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */
-export async function benchFloor(action: string, search: URLSearchParams): Promise<Response | undefined> {
+/** `echo?bytes=N[&status=201]` (any method; a request body is read), `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */
+export async function benchFloor(action: string, search: URLSearchParams, request?: Request): Promise<Response | undefined> {
   const bytes = Number(search.get('bytes') ?? '0');
   const key = search.get('key') ?? 'k';
   if (action === 'bench/echo') {
     // The header set the API answers with (fixed values of the same length) and, for a create's
     // floor, its status: the floor moves the same bytes, like bench/floor-server.ts for Node.
     const status = Number(search.get('status') ?? '200');
+    // A create's body is read, as the API reads it (the Node floor server does the same).
+    if (request && request.method !== 'GET' && request.method !== 'HEAD') await request.arrayBuffer();
     return new Response('x'.repeat(bytes), { status, headers: ECHO_HEADERS });
   }
   if (action === 'bench/idb-put') {
