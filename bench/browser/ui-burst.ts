@@ -32,8 +32,23 @@ export interface BurstReport {
   idleFrameP95Ms: number;
 }
 
+// Frames are bounded by when each frame's animation-frame callbacks start running, not by the
+// timestamp they are given: that is the frame's nominal begin time, which on a busy main thread can
+// come before the previous frame's callbacks (and the commit they cause) have finished, so a
+// frame's own commit would be counted in the next frame. Every rAF callback is wrapped so the first
+// one of each frame records the start.
 const COUNT_COMMITS = `(() => {
   window.__commitTimes = [];
+  window.__frameTimes = [];
+  const raf = window.requestAnimationFrame.bind(window);
+  let lastFrame;
+  window.requestAnimationFrame = (cb) => raf((t) => {
+    if (t !== lastFrame) {
+      lastFrame = t;
+      if (window.__sampling) window.__frameTimes.push(performance.now());
+    }
+    cb(t);
+  });
   window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
     supportsFiber: true, isDisabled: false, renderers: new Map(),
     inject() { return 1; },
@@ -61,8 +76,8 @@ export async function measureBurst(browser: Browser, siteUrl: string, events = 1
   // Let the page settle before sampling (first renders, the watch's initial list).
   await page.waitForTimeout(1000);
   // (Page code goes as text: tsx's helper names, such as __name, do not exist inside the page.)
-  // Frame start times (the timestamp every callback of one frame gets), commit times and DOM
-  // update batch times; each commit is then counted in the frame it happened in.
+  // Frame start times (recorded by the wrapped requestAnimationFrame; the tick keeps frames
+  // coming), commit times and DOM update batch times; each commit is then counted in its frame.
   await page.evaluate(`(() => {
     window.__frameTimes = [];
     window.__commitTimes = [];
@@ -70,8 +85,7 @@ export async function measureBurst(browser: Browser, siteUrl: string, events = 1
     window.__sampling = true;
     const observer = new MutationObserver(() => window.__domTimes.push(performance.now()));
     observer.observe(document.querySelector('main'), { subtree: true, childList: true, characterData: true, attributes: true });
-    const tick = (t) => {
-      window.__frameTimes.push(t);
+    const tick = () => {
       if (window.__sampling) requestAnimationFrame(tick);
       else observer.disconnect();
     };

@@ -61,7 +61,7 @@ async function writeUiResults(rows: UiRow[]): Promise<void> {
     '|---|---|---|---|',
     ...rows.map((r) => `| ${r.name} | ${r.value} | ${r.target} | ${r.ok ? 'yes' : 'no'} |`),
     '',
-    'Interactive = the resource tree rendered from discovery and a data row of the first list’s Table on screen, timed from navigation start; warm = the Service Worker installed and its cache and the HTTP cache filled by an earlier load. Commits are counted through the React devtools hook, bucketed by requestAnimationFrame.',
+    'Interactive = the resource tree rendered from discovery and a data row of the first list’s Table on screen, timed from navigation start; warm = the Service Worker installed and its cache and the HTTP cache filled by an earlier load. Commits are counted through the React devtools hook, bucketed by frame: from the moment one frame’s requestAnimationFrame callbacks start running to the next’s.',
     end,
   ].join('\n');
   const i = existing.indexOf(start);

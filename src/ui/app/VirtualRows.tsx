@@ -5,6 +5,7 @@
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { TableColumn, TableRow } from '../lib/api';
 import { visibleRange } from '../lib/virtual-range';
+import { scheduleInFrame } from '../lib/watch-store';
 
 /** Every row has this height (CSS `.table-scroll tbody tr`), which is what makes windowing exact. */
 const ROW_HEIGHT = 26;
@@ -19,18 +20,29 @@ export interface VirtualRowsProps {
 export const VirtualRows = memo(function VirtualRows({ columns, rows, objectLink }: VirtualRowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ firstRow: 0, height: 400 });
+  // The last viewport asked for, so an unchanged measurement schedules nothing: even a no-op
+  // setState can make React render and commit once more.
+  const wanted = useRef(viewport);
   const measure = useCallback((el: HTMLElement) => {
     const next = { firstRow: Math.floor(el.scrollTop / ROW_HEIGHT), height: el.clientHeight };
-    setViewport((prev) => (prev.firstRow === next.firstRow && prev.height === next.height ? prev : next));
+    if (wanted.current.firstRow === next.firstRow && wanted.current.height === next.height) return;
+    wanted.current = next;
+    setViewport(next);
   }, []);
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const onResize = () => measure(el);
-    onResize();
-    const observer = new ResizeObserver(onResize);
+    measure(el);
+    // ResizeObserver callbacks run after the frame's layout, outside any frame callback: a state
+    // update made there would commit on its own, a second render in the frame. It waits for the
+    // next frame's shared queue instead, where it joins that frame's single commit.
+    let live = true;
+    const observer = new ResizeObserver(() => scheduleInFrame(() => live && measure(el)));
     observer.observe(el);
-    return () => observer.disconnect();
+    return () => {
+      live = false;
+      observer.disconnect();
+    };
   }, [measure]);
   const nameColumn = columns.findIndex((c) => c.format === 'name');
   const shown = columns.filter((c) => !c.priority);
