@@ -13,6 +13,8 @@ import { runUiBenchmarks } from './ui-run';
 const objectsFlag = process.argv.indexOf('--objects');
 const OBJECTS = objectsFlag >= 0 ? Number(process.argv[objectsFlag + 1]) : 10_000;
 if (!Number.isInteger(OBJECTS) || OBJECTS <= 0) throw new Error('--objects needs a positive integer');
+/** `--creates-only`: print the create rows and stop (for iterating on the create path; writes no files). */
+const CREATES_ONLY = process.argv.includes('--creates-only');
 const SAMPLES = 300;
 
 interface Row {
@@ -90,6 +92,13 @@ async function main() {
     const [tGet] = await timeFetches({ kind: 'echo', bytes });
     createGetFloors.push({ name: label, tPostMs: round(t), tGetMs: round(tGet), pMs: round(p) });
     row(`create ${label} p50 vs T+P (T: same POST and body)`, p50, t + p, 1.2);
+  }
+  if (CREATES_ONLY) {
+    await browser.close();
+    await site.close();
+    console.table(rows);
+    console.log(JSON.stringify(createGetFloors));
+    return;
   }
 
   // 10,000 stored objects, created 16 at a time.

@@ -1,7 +1,7 @@
 // fieldValidation=Strict|Warn|Ignore for request bodies: unknown and duplicate fields worded and
 // ordered as kube-apiserver reports them (`strict decoding error: unknown field "spec.foo",
 // duplicate field "x"`), and the value with unknown fields dropped for storage.
-import { valueToNode, type JsonNode } from '../../codec/json-scan';
+import type { JsonNode } from '../../codec/json-scan';
 import { FieldWalker, type FieldIssue } from './walker';
 import type { FieldValidationDirective, SchemaContext } from './types';
 
@@ -28,9 +28,9 @@ function phaseRank(i: FieldIssue): number {
 }
 
 export function checkFields(input: FieldCheckInput, ctx: SchemaContext): FieldCheckResult {
-  const node = input.node ?? valueToNode(input.value, true);
   const w = new FieldWalker(ctx);
-  const value = w.walkRoot(node);
+  // A decoded value is walked directly: the same result as walking valueToNode(value, true).
+  const value = input.node ? w.walkRoot(input.node) : w.walkValueRoot(input.value);
   let issues = w.issues;
   if (ctx.custom) {
     // The CR handler reports JSON duplicates first, then ObjectMeta's unknown fields, then the

@@ -2,7 +2,7 @@
 // schema, collecting unknown and duplicate fields with kube's paths (`spec.containers[0].x`) and
 // building the value with unknown fields dropped, as decoding into typed structs (or CRD pruning)
 // does.
-import { nodeToValue, type JsonNode } from '../../codec/json-scan';
+import { compareUtf8, nodeToValue, type JsonNode } from '../../codec/json-scan';
 import { FALLBACK_OBJECT_META } from './objectmeta';
 import { OBJECT_META_DEFINITION, type SchemaContext, type SchemaNode } from './types';
 
@@ -58,46 +58,114 @@ export class FieldWalker {
     this.issues.push({ kind, path, phase });
   }
 
+  /**
+   * Walk an already-decoded value (no repeated keys possible) as `walkRoot` walks its node tree
+   * with keys sorted like Go's json.Marshal, without building that tree first: the common
+   * JSON body takes this path on every create and update.
+   */
+  walkValueRoot(value: unknown): unknown {
+    return this.walkValue(value, this.root(), '', 'body', this.ctx.custom === true);
+  }
+
   private walk(node: JsonNode, schemaIn: SchemaNode | undefined, path: string, phase: FieldIssue['phase'], resourceRoot: boolean): unknown {
-    const schema = this.resolve(schemaIn);
     if (node.kind === 'scalar') return node.value;
+    const schema = this.resolve(schemaIn);
     if (node.kind === 'array') {
-      const items = schema && schema !== ANY && !schema['x-kubernetes-preserve-unknown-fields'] ? schema.items : ANY;
-      return node.items.map((n, i) => this.walk(n, items ?? ANY, `${path}[${i}]`, phase, false));
+      const items = itemsSchema(schema);
+      return node.items.map((n, i) => this.walk(n, items, `${path}[${i}]`, phase, false));
     }
+    const fields = this.fields(schema, resourceRoot);
     const out: Record<string, unknown> = {};
+    for (const e of node.entries) {
+      const p = child(path, e.key);
+      const f = this.field(fields, e.key, phase, resourceRoot);
+      if (!f) {
+        // Typed decoding reports a repeated unknown field once, as unknown; the CR handler's
+        // JSON pass reports it as a duplicate too.
+        if (e.duplicate && fields.custom) this.report('duplicate', p, 'body');
+        this.report('unknown', p, fields.custom && phase === 'body' ? 'prune' : phase);
+        continue;
+      }
+      if (e.duplicate) this.report('duplicate', p, 'body');
+      setKey(out, e.key, this.walk(e.value, f.schema, p, f.phase, false));
+    }
+    return out;
+  }
+
+  private walkValue(value: unknown, schemaIn: SchemaNode | undefined, path: string, phase: FieldIssue['phase'], resourceRoot: boolean): unknown {
+    if (value === null || typeof value !== 'object') return value;
+    const schema = this.resolve(schemaIn);
+    if (Array.isArray(value)) {
+      const items = itemsSchema(schema);
+      return value.map((v, i) => this.walkValue(v, items, `${path}[${i}]`, phase, false));
+    }
+    const fields = this.fields(schema, resourceRoot);
+    const out: Record<string, unknown> = {};
+    const record = value as Record<string, unknown>;
+    for (const key of sortedKeys(record)) {
+      const p = child(path, key);
+      const f = this.field(fields, key, phase, resourceRoot);
+      if (!f) {
+        this.report('unknown', p, fields.custom && phase === 'body' ? 'prune' : phase);
+        continue;
+      }
+      setKey(out, key, this.walkValue(record[key], f.schema, p, f.phase, false));
+    }
+    return out;
+  }
+
+  /** What an object node's schema allows, worked out once per object rather than per key. */
+  private fields(schema: SchemaNode | undefined, resourceRoot: boolean): ObjectFields {
     const custom = this.ctx.custom === true;
     const preserve = !schema || schema['x-kubernetes-preserve-unknown-fields'] === true;
     const props = schema?.properties;
     const addl = schema?.additionalProperties;
-    // Typed kinds treat an object schema without fields as free-form (RawExtension, FieldsV1);
-    // structural CRD schemas prune everything below a bare `type: object`.
-    const freeForm = preserve || addl === true || (!custom && !props && addl === undefined);
-    const embedded = resourceRoot || schema?.['x-kubernetes-embedded-resource'] === true;
-    for (const e of node.entries) {
-      const p = child(path, e.key);
-      let sub: SchemaNode | undefined;
-      let subPhase = phase;
-      if (custom && embedded && (e.key === 'apiVersion' || e.key === 'kind')) sub = { type: 'string' };
-      else if (custom && embedded && e.key === 'metadata') {
-        sub = this.objectMeta();
-        subPhase = resourceRoot ? 'metadata' : 'embedded';
-      } else if (props && Object.prototype.hasOwnProperty.call(props, e.key)) sub = props[e.key];
-      else if (addl && typeof addl === 'object') sub = addl;
-      else if (freeForm) sub = ANY;
-      if (!sub) {
-        // Typed decoding reports a repeated unknown field once, as unknown; the CR handler's
-        // JSON pass reports it as a duplicate too.
-        if (e.duplicate && custom) this.report('duplicate', p, 'body');
-        this.report('unknown', p, custom && phase === 'body' ? 'prune' : phase);
-        continue;
-      }
-      if (e.duplicate) this.report('duplicate', p, 'body');
-      const v = this.walk(e.value, sub, p, subPhase, false);
-      Object.defineProperty(out, e.key, { value: v, enumerable: true, writable: true, configurable: true });
-    }
-    return out;
+    return {
+      custom,
+      props,
+      addl: addl && typeof addl === 'object' ? addl : undefined,
+      // Typed kinds treat an object schema without fields as free-form (RawExtension, FieldsV1);
+      // structural CRD schemas prune everything below a bare `type: object`.
+      freeForm: preserve || addl === true || (!custom && !props && addl === undefined),
+      embedded: resourceRoot || schema?.['x-kubernetes-embedded-resource'] === true,
+    };
   }
+
+  /** The schema (and reporting phase) for one key of an object; undefined for an unknown field. */
+  private field(f: ObjectFields, key: string, phase: FieldIssue['phase'], resourceRoot: boolean): { schema: SchemaNode; phase: FieldIssue['phase'] } | undefined {
+    if (f.custom && f.embedded && (key === 'apiVersion' || key === 'kind')) return { schema: STRING, phase };
+    if (f.custom && f.embedded && key === 'metadata') return { schema: this.objectMeta(), phase: resourceRoot ? 'metadata' : 'embedded' };
+    if (f.props && Object.prototype.hasOwnProperty.call(f.props, key)) return { schema: f.props[key]!, phase };
+    if (f.addl) return { schema: f.addl, phase };
+    if (f.freeForm) return { schema: ANY, phase };
+    return undefined;
+  }
+}
+
+interface ObjectFields {
+  custom: boolean;
+  props: Record<string, SchemaNode> | undefined;
+  addl: SchemaNode | undefined;
+  freeForm: boolean;
+  embedded: boolean;
+}
+
+const STRING: SchemaNode = { type: 'string' };
+
+function itemsSchema(schema: SchemaNode | undefined): SchemaNode {
+  return (schema && schema !== ANY && !schema['x-kubernetes-preserve-unknown-fields'] ? schema.items : ANY) ?? ANY;
+}
+
+/** Go's json.Marshal order for map keys (bytewise), as valueToNode(value, true) sorts them. */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  return keys.length > 1 ? keys.sort(compareUtf8) : keys;
+}
+
+/** Plain assignment, except `__proto__`, which must stay an ordinary own key. */
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /** A JSON node's plain value, for callers that skip validation. */
