@@ -3,7 +3,8 @@
 // versions whose shape equals the storage version's get no codec at all (the fast path: stored
 // text goes out untouched); the others convert on the way in (served → storage) and out
 // (storage → served) through src/core/versions.
-import { convert, convertOwned, needsConversion, parseApiVersion } from '../versions/index';
+import { convert, convertBodyOwned, needsConversion, parseApiVersion } from '../versions/index';
+import { managedFieldsSpan } from './managed-fields-span';
 import type { ResourceInfo } from './types';
 import type { KV } from '../storage/types';
 import { toStoredText, type Obj } from './objects';
@@ -29,6 +30,32 @@ export function storageKeyPrefix(info: ResourceInfo): string {
   return `/${group || 'core'}/${info.resource}/`;
 }
 
+/**
+ * Stands in for metadata.managedFields while the rest of an object converts. A number, so it
+ * can only appear as `"managedFields":<it>` where it is a real key's value: inside a string
+ * every quote is escaped, and the metadata fields written before managedFields (labels,
+ * annotations, ownerReferences, finalizers...) hold no numbers under that key.
+ */
+const MANAGED_FIELDS_STAND_IN = '-7.25';
+const MANAGED_FIELDS_STAND_IN_ENTRY = `"managedFields":${MANAGED_FIELDS_STAND_IN}`;
+
+/**
+ * Stored text (storage version) as stored-form text at `served`. Conversion never touches
+ * managedFields, so its text is cut out before parsing and spliced back after: it is often most
+ * of the object, and parsing and re-stringifying it dominated the cost of a converted read.
+ */
+export function convertStoredText(kind: string, storedText: string, storage: string, served: string): string {
+  const span = managedFieldsSpan(storedText);
+  const source = span ? storedText.slice(0, span.start) + MANAGED_FIELDS_STAND_IN + storedText.slice(span.end) : storedText;
+  // The parsed object is ours alone: convert it in place of a defensive copy.
+  const converted = toStoredText(convertBodyOwned(kind, JSON.parse(source) as Obj, storage, served));
+  if (!span) return converted;
+  const at = converted.indexOf(MANAGED_FIELDS_STAND_IN_ENTRY);
+  if (at === -1) throw new Error(`conversion of ${kind} to ${served} lost metadata.managedFields`);
+  const valueAt = at + MANAGED_FIELDS_STAND_IN_ENTRY.length - MANAGED_FIELDS_STAND_IN.length;
+  return converted.slice(0, valueAt) + storedText.slice(span.start, span.end) + converted.slice(valueAt + MANAGED_FIELDS_STAND_IN.length);
+}
+
 /** Converted texts kept per codec: watch fan-out and repeated reads convert each revision once. */
 const CACHE_LIMIT = 512;
 
@@ -43,9 +70,7 @@ export function codecFor(info: ResourceInfo): VersionCodec | undefined {
   const toServedText = (storedText: string): string => {
     let text = cache.get(storedText);
     if (text === undefined) {
-      const stored = { kind, apiVersion: storage, ...(JSON.parse(storedText) as Obj) };
-      // The parsed object is ours alone: convert it in place of a defensive copy.
-      text = toStoredText(convertOwned(stored, storage, served) as Obj);
+      text = convertStoredText(kind, storedText, storage, served);
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(storedText, text);
     }

@@ -10,6 +10,26 @@ function identifier(name: unknown, selector: unknown): JsonObject {
   return compact([['name', name], ['selector', selector]]);
 }
 
+// The helpers below live at module level rather than as closures inside the converters: these
+// run once per metric on every cold read of a converted HPA.
+
+function resourceTarget(r: JsonObject): JsonObject {
+  return compact([
+    ['type', r.targetAverageUtilization === undefined ? 'AverageValue' : 'Utilization'],
+    ['averageValue', r.targetAverageValue],
+    ['averageUtilization', r.targetAverageUtilization],
+  ]);
+}
+
+function resourceCurrent(r: JsonObject): JsonObject {
+  return compact([['averageValue', r.currentAverageValue ?? ZERO], ['averageUtilization', r.currentAverageUtilization]]);
+}
+
+const EMPTY: JsonObject = Object.freeze({});
+const targetOf = (x: JsonObject | undefined): JsonObject => objectAt(x, 'target') ?? EMPTY;
+const metricOf = (x: JsonObject | undefined): JsonObject => objectAt(x, 'metric') ?? EMPTY;
+const currentOf = (x: JsonObject | undefined): JsonObject => objectAt(x, 'current') ?? EMPTY;
+
 /** v2beta1 MetricSpec -> v2 MetricSpec. */
 export function metricSpecToV2(m: JsonObject): JsonObject {
   const object = objectAt(m, 'object');
@@ -17,12 +37,6 @@ export function metricSpecToV2(m: JsonObject): JsonObject {
   const resource = objectAt(m, 'resource');
   const container = objectAt(m, 'containerResource');
   const external = objectAt(m, 'external');
-  const resourceTarget = (r: JsonObject) =>
-    compact([
-      ['type', r.targetAverageUtilization === undefined ? 'AverageValue' : 'Utilization'],
-      ['averageValue', r.targetAverageValue],
-      ['averageUtilization', r.targetAverageUtilization],
-    ]);
   return compact([
     ['type', m.type],
     ['object', object && {
@@ -58,38 +72,36 @@ export function metricSpecFromV2(m: JsonObject): JsonObject {
   const resource = objectAt(m, 'resource');
   const container = objectAt(m, 'containerResource');
   const external = objectAt(m, 'external');
-  const target = (x: JsonObject | undefined) => objectAt(x, 'target') ?? {};
-  const metric = (x: JsonObject | undefined) => objectAt(x, 'metric') ?? {};
   return compact([
     ['type', m.type],
     ['object', object && compact([
       ['target', object.describedObject ?? {}],
-      ['metricName', metric(object).name ?? ''],
-      ['targetValue', target(object).value ?? ZERO],
-      ['selector', metric(object).selector],
-      ['averageValue', target(object).averageValue],
+      ['metricName', metricOf(object).name ?? ''],
+      ['targetValue', targetOf(object).value ?? ZERO],
+      ['selector', metricOf(object).selector],
+      ['averageValue', targetOf(object).averageValue],
     ])],
     ['pods', pods && compact([
-      ['metricName', metric(pods).name ?? ''],
-      ['targetAverageValue', target(pods).averageValue ?? ZERO],
-      ['selector', metric(pods).selector],
+      ['metricName', metricOf(pods).name ?? ''],
+      ['targetAverageValue', targetOf(pods).averageValue ?? ZERO],
+      ['selector', metricOf(pods).selector],
     ])],
     ['resource', resource && compact([
       ['name', resource.name ?? ''],
-      ['targetAverageUtilization', target(resource).averageUtilization],
-      ['targetAverageValue', target(resource).averageValue],
+      ['targetAverageUtilization', targetOf(resource).averageUtilization],
+      ['targetAverageValue', targetOf(resource).averageValue],
     ])],
     ['containerResource', container && compact([
       ['name', container.name ?? ''],
-      ['targetAverageUtilization', target(container).averageUtilization],
-      ['targetAverageValue', target(container).averageValue],
+      ['targetAverageUtilization', targetOf(container).averageUtilization],
+      ['targetAverageValue', targetOf(container).averageValue],
       ['container', container.container ?? ''],
     ])],
     ['external', external && compact([
-      ['metricName', metric(external).name ?? ''],
-      ['metricSelector', metric(external).selector],
-      ['targetValue', target(external).value],
-      ['targetAverageValue', target(external).averageValue],
+      ['metricName', metricOf(external).name ?? ''],
+      ['metricSelector', metricOf(external).selector],
+      ['targetValue', targetOf(external).value],
+      ['targetAverageValue', targetOf(external).averageValue],
     ])],
   ]);
 }
@@ -101,8 +113,6 @@ export function metricStatusToV2(m: JsonObject): JsonObject {
   const resource = objectAt(m, 'resource');
   const container = objectAt(m, 'containerResource');
   const external = objectAt(m, 'external');
-  const resourceCurrent = (r: JsonObject) =>
-    compact([['averageValue', r.currentAverageValue ?? ZERO], ['averageUtilization', r.currentAverageUtilization]]);
   return compact([
     ['type', m.type],
     ['object', object && {
@@ -130,38 +140,36 @@ export function metricStatusFromV2(m: JsonObject): JsonObject {
   const resource = objectAt(m, 'resource');
   const container = objectAt(m, 'containerResource');
   const external = objectAt(m, 'external');
-  const current = (x: JsonObject | undefined) => objectAt(x, 'current') ?? {};
-  const metric = (x: JsonObject | undefined) => objectAt(x, 'metric') ?? {};
   return compact([
     ['type', m.type],
     ['object', object && compact([
       ['target', object.describedObject ?? {}],
-      ['metricName', metric(object).name ?? ''],
-      ['currentValue', current(object).value ?? ZERO],
-      ['selector', metric(object).selector],
-      ['averageValue', current(object).averageValue],
+      ['metricName', metricOf(object).name ?? ''],
+      ['currentValue', currentOf(object).value ?? ZERO],
+      ['selector', metricOf(object).selector],
+      ['averageValue', currentOf(object).averageValue],
     ])],
     ['pods', pods && compact([
-      ['metricName', metric(pods).name ?? ''],
-      ['currentAverageValue', current(pods).averageValue ?? ZERO],
-      ['selector', metric(pods).selector],
+      ['metricName', metricOf(pods).name ?? ''],
+      ['currentAverageValue', currentOf(pods).averageValue ?? ZERO],
+      ['selector', metricOf(pods).selector],
     ])],
     ['resource', resource && compact([
       ['name', resource.name ?? ''],
-      ['currentAverageUtilization', current(resource).averageUtilization],
-      ['currentAverageValue', current(resource).averageValue ?? ZERO],
+      ['currentAverageUtilization', currentOf(resource).averageUtilization],
+      ['currentAverageValue', currentOf(resource).averageValue ?? ZERO],
     ])],
     ['containerResource', container && compact([
       ['name', container.name ?? ''],
-      ['currentAverageUtilization', current(container).averageUtilization],
-      ['currentAverageValue', current(container).averageValue ?? ZERO],
+      ['currentAverageUtilization', currentOf(container).averageUtilization],
+      ['currentAverageValue', currentOf(container).averageValue ?? ZERO],
       ['container', container.container ?? ''],
     ])],
     ['external', external && compact([
-      ['metricName', metric(external).name ?? ''],
-      ['metricSelector', metric(external).selector],
-      ['currentValue', current(external).value ?? ZERO],
-      ['currentAverageValue', current(external).averageValue],
+      ['metricName', metricOf(external).name ?? ''],
+      ['metricSelector', metricOf(external).selector],
+      ['currentValue', currentOf(external).value ?? ZERO],
+      ['currentAverageValue', currentOf(external).averageValue],
     ])],
   ]);
 }

@@ -2,7 +2,7 @@
 // shape (identical to kube's internal type in 1.23). Fields v1 cannot express travel in
 // annotations (facts from pkg/apis/autoscaling/v1/conversion.go and annotations.go); every
 // version drops these annotations when read so they never leak into other versions.
-import { type JsonObject, annotationsOf, arrayAt, compact, isObject, objectAt, withAnnotations } from './json';
+import { type JsonObject, annotationsIn, arrayAt, compact, isObject, objectAt, withAnnotations } from './json';
 import { metricSpecFromV2, metricSpecToV2, metricStatusFromV2, metricStatusToV2 } from './hpa-metrics';
 
 export const METRIC_SPECS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/metrics';
@@ -16,16 +16,19 @@ export const DEFAULT_CPU_UTILIZATION = 80;
 
 const isCpuResource = (m: JsonObject) => m.type === 'Resource' && objectAt(m, 'resource')?.name === 'cpu';
 
-function withoutRoundTrip(annotations: Record<string, string>): Record<string, string> {
-  const out = { ...annotations };
-  for (const key of ROUND_TRIP) delete out[key];
+/** `annotations` without the round-trip ones: the same object when it has none (most reads). */
+function withoutRoundTrip(annotations: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  if (!ROUND_TRIP.some((key) => key in annotations)) return annotations;
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(annotations)) if (!ROUND_TRIP.includes(key)) out[key] = annotations[key];
   return out;
 }
 
 /** Go marshals maps with sorted keys, so annotations written by conversion come out sorted. */
-function sortedAnnotations(annotations: Record<string, string>): Record<string, string> {
+function sortedAnnotations(kept: Readonly<Record<string, string>>, added: Record<string, string>): Record<string, string> {
+  const all: Record<string, string> = { ...kept, ...added };
   const out: Record<string, string> = {};
-  for (const key of Object.keys(annotations).sort()) out[key] = annotations[key];
+  for (const key of Object.keys(all).sort()) out[key] = all[key];
   return out;
 }
 
@@ -114,7 +117,7 @@ function hubStatus(status: JsonObject, currentMetrics: JsonObject[] | undefined,
   ]);
 }
 
-function rebuild(obj: JsonObject, annotations: Record<string, string>, spec: JsonObject | undefined, status: JsonObject | undefined): JsonObject {
+function rebuild(obj: JsonObject, annotations: Readonly<Record<string, string>>, spec: JsonObject | undefined, status: JsonObject | undefined): JsonObject {
   const out = withAnnotations(obj, annotations);
   if (spec) out.spec = spec;
   if (status) out.status = status;
@@ -122,7 +125,7 @@ function rebuild(obj: JsonObject, annotations: Record<string, string>, spec: Jso
 }
 
 function v1ToHub(obj: JsonObject): JsonObject {
-  const annotations = annotationsOf(obj);
+  const annotations = annotationsIn(obj);
   const spec = objectAt(obj, 'spec');
   const status = objectAt(obj, 'status');
   let hubSpecValue: JsonObject | undefined;
@@ -147,7 +150,7 @@ function v1ToHub(obj: JsonObject): JsonObject {
 }
 
 function v1FromHub(obj: JsonObject): JsonObject {
-  const annotations = withoutRoundTrip(annotationsOf(obj));
+  const annotations: Record<string, string> = {};
   const spec = objectAt(obj, 'spec');
   const status = objectAt(obj, 'status');
   let v1Spec: JsonObject | undefined;
@@ -184,11 +187,11 @@ function v1FromHub(obj: JsonObject): JsonObject {
       ['currentCPUUtilizationPercentage', cpuCurrent],
     ]);
   }
-  return rebuild(obj, sortedAnnotations(annotations), v1Spec, v1Status);
+  return rebuild(obj, sortedAnnotations(withoutRoundTrip(annotationsIn(obj)), annotations), v1Spec, v1Status);
 }
 
 function v2beta1ToHub(obj: JsonObject): JsonObject {
-  const annotations = annotationsOf(obj);
+  const annotations = annotationsIn(obj);
   const spec = objectAt(obj, 'spec');
   const status = objectAt(obj, 'status');
   const behaviorText = annotations[BEHAVIOR_ANNOTATION];
@@ -202,7 +205,7 @@ function v2beta1ToHub(obj: JsonObject): JsonObject {
 }
 
 function v2beta1FromHub(obj: JsonObject): JsonObject {
-  const annotations = withoutRoundTrip(annotationsOf(obj));
+  const annotations: Record<string, string> = {};
   const spec = objectAt(obj, 'spec');
   const status = objectAt(obj, 'status');
   if (spec && isObject(spec.behavior)) annotations[BEHAVIOR_ANNOTATION] = encodeBehavior(spec.behavior);
@@ -214,7 +217,7 @@ function v2beta1FromHub(obj: JsonObject): JsonObject {
   ]);
   return rebuild(
     obj,
-    sortedAnnotations(annotations),
+    sortedAnnotations(withoutRoundTrip(annotationsIn(obj)), annotations),
     v2beta1Spec,
     status && hubStatus(status, arrayAt(status, 'currentMetrics')?.map(metricStatusFromV2), arrayAt(status, 'conditions')),
   );
@@ -223,11 +226,11 @@ function v2beta1FromHub(obj: JsonObject): JsonObject {
 export function hpaToHub(obj: JsonObject, version: string): JsonObject {
   if (version === 'v1') return v1ToHub(obj);
   if (version === 'v2beta1') return v2beta1ToHub(obj);
-  return withAnnotations(obj, withoutRoundTrip(annotationsOf(obj)));
+  return withAnnotations(obj, withoutRoundTrip(annotationsIn(obj)));
 }
 
 export function hpaFromHub(obj: JsonObject, version: string): JsonObject {
   if (version === 'v1') return v1FromHub(obj);
   if (version === 'v2beta1') return v2beta1FromHub(obj);
-  return withAnnotations(obj, withoutRoundTrip(annotationsOf(obj)));
+  return withAnnotations(obj, withoutRoundTrip(annotationsIn(obj)));
 }

@@ -104,18 +104,25 @@ export function convert(obj: object, fromApiVersion: string, toApiVersion: strin
 export function convertOwned(obj: object, fromApiVersion: string, toApiVersion: string): object {
   const source = obj as JsonObject;
   const kind = typeof source.kind === 'string' ? source.kind : '';
-  const conversion = CONVERSIONS[kind];
-  if (!conversion) throw new Error(`no conversion for kind ${JSON.stringify(kind)}`);
-  for (const apiVersion of [fromApiVersion, toApiVersion]) {
-    if (!conversion.apiVersions.includes(apiVersion)) {
-      throw new Error(`${kind} is not served at ${apiVersion}`);
-    }
-  }
-  const hub = conversion.toHub(source, parseApiVersion(fromApiVersion));
-  const converted = conversion.fromHub(hub, parseApiVersion(toApiVersion));
+  const converted = convertBodyOwned(kind, source, fromApiVersion, toApiVersion);
   // apiVersion and kind lead, as kube writes TypeMeta first.
   const { apiVersion: _a, kind: _k, ...rest } = converted;
   return { apiVersion: toApiVersion, kind, ...rest };
+}
+
+/**
+ * convertOwned() for an object whose kind the caller names, e.g. parsed stored text, which has
+ * no kind/apiVersion. The result's TypeMeta is left as the conversion made it (absent for such
+ * input): callers that serialise stored text drop TypeMeta anyway, so putting it first would be
+ * a wasted copy on the read path.
+ */
+export function convertBodyOwned(kind: string, obj: JsonObject, fromApiVersion: string, toApiVersion: string): JsonObject {
+  const conversion = CONVERSIONS[kind];
+  if (!conversion) throw new Error(`no conversion for kind ${JSON.stringify(kind)}`);
+  if (!conversion.apiVersions.includes(fromApiVersion)) throw new Error(`${kind} is not served at ${fromApiVersion}`);
+  if (!conversion.apiVersions.includes(toApiVersion)) throw new Error(`${kind} is not served at ${toApiVersion}`);
+  const hub = conversion.toHub(obj, parseApiVersion(fromApiVersion));
+  return conversion.fromHub(hub, parseApiVersion(toApiVersion));
 }
 
 /**

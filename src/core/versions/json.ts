@@ -43,20 +43,34 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return keys.every((key) => key in b && jsonEqual(a[key], b[key]));
 }
 
-/** Returns a copy of `obj` whose metadata.annotations is replaced (undefined/empty removes it). */
-export function withAnnotations(obj: JsonObject, annotations: Record<string, string> | undefined): JsonObject {
-  const existing = objectAt(obj, 'metadata');
-  const empty = !annotations || Object.keys(annotations).length === 0;
-  if (!existing && empty) return { ...obj };
-  if (existing && empty && !('annotations' in existing)) return { ...obj };
-  const metadata = { ...(existing ?? {}) };
-  if (annotations && Object.keys(annotations).length > 0) metadata.annotations = annotations;
-  else delete metadata.annotations;
-  return { ...obj, metadata };
+/** A copy of `obj` without `key`. Built afresh: `delete` would leave a slow dictionary-mode object. */
+export function withoutKey(obj: JsonObject, key: string): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(obj)) if (k !== key) out[k] = obj[k];
+  return out;
 }
 
-export function annotationsOf(obj: JsonObject): Record<string, string> {
-  return { ...((objectAt(objectAt(obj, 'metadata'), 'annotations') ?? {}) as Record<string, string>) };
+/**
+ * Returns a shallow copy of `obj` whose metadata.annotations is replaced (undefined/empty
+ * removes it). metadata is copied only when its annotations actually change.
+ */
+export function withAnnotations(obj: JsonObject, annotations: Record<string, string> | undefined): JsonObject {
+  const existing = objectAt(obj, 'metadata');
+  const empty = !annotations || isEmpty(annotations);
+  if (!existing) return empty ? { ...obj } : { ...obj, metadata: { annotations } };
+  if (empty) return 'annotations' in existing ? { ...obj, metadata: withoutKey(existing, 'annotations') } : { ...obj };
+  if (existing.annotations === annotations) return { ...obj };
+  return { ...obj, metadata: { ...existing, annotations } };
+}
+
+function isEmpty(map: object): boolean {
+  for (const _ in map) return false;
+  return true;
+}
+
+/** metadata.annotations as it is in `obj` (callers must not mutate it), or an empty map. */
+export function annotationsIn(obj: JsonObject): Readonly<Record<string, string>> {
+  return (objectAt(objectAt(obj, 'metadata'), 'annotations') ?? {}) as Record<string, string>;
 }
 
 /** Replaces one key's value keeping the key's position; removes it when value is undefined. */
