@@ -15,19 +15,26 @@ export interface ListWalkResult {
   joinMs: number;
   /** The same number of pages of the same size as fixed bytes over the same kind of connection. */
   transportMs: number;
+  /** The fastest round of each (the medians above are what the target is judged on). */
+  best: { walkMs: number; joinMs: number; transportMs: number };
+  rounds: number;
 }
 
 const PATH = '/api/v1/namespaces/default/configmaps';
 const enc = new TextEncoder();
 
-async function best(runs: number, op: () => Promise<unknown> | unknown): Promise<number> {
-  let min = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await op();
-    min = Math.min(min, performance.now() - t0);
-  }
-  return min;
+const WARMUP_ROUNDS = 10;
+const ROUNDS = 21;
+
+async function time(op: () => Promise<unknown> | unknown): Promise<number> {
+  const t0 = performance.now();
+  await op();
+  return performance.now() - t0;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
 }
 
 export async function runListWalkBench(objects = 10_000, limit = 500): Promise<ListWalkResult> {
@@ -75,19 +82,32 @@ export async function runListWalkBench(objects = 10_000, limit = 500): Promise<L
       }
       return total;
     };
-    await walk();
-    join();
     // The transport alone: the floor server (same process as the API) answering fixed bytes of
     // the average page size, as many times as there are pages.
     await server.setFloorBody(Math.round(bytes / itemTexts.length));
     const transport = async () => {
       for (let p = 0; p < itemTexts.length; p++) await hit(agent, server.floorUrl, 'GET', PATH, undefined, 2000);
     };
-    await transport();
-    const walkMs = await best(5, walk);
-    const joinMs = await best(5, join);
-    const transportMs = await best(5, transport);
-    return { objects, limit, pages: itemTexts.length, bytes, walkMs, joinMs, transportMs };
+    // Warm every path first (JIT, the socket's buffers, the item bytes), then measure the three in
+    // alternating rounds so a change in machine load lands on all of them; medians are compared.
+    for (let i = 0; i < WARMUP_ROUNDS; i++) {
+      await walk();
+      join();
+      await transport();
+    }
+    const walks: number[] = [];
+    const joins: number[] = [];
+    const transports: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      walks.push(await time(walk));
+      joins.push(await time(join));
+      transports.push(await time(transport));
+    }
+    const walkMs = median(walks);
+    const joinMs = median(joins);
+    const transportMs = median(transports);
+    const best = { walkMs: Math.min(...walks), joinMs: Math.min(...joins), transportMs: Math.min(...transports) };
+    return { objects, limit, pages: itemTexts.length, bytes, walkMs, joinMs, transportMs, best, rounds: ROUNDS };
   } finally {
     agent.destroy();
     await server.close();
@@ -96,11 +116,11 @@ export async function runListWalkBench(objects = 10_000, limit = 500): Promise<L
 
 export function formatListWalk(r: ListWalkResult): string {
   return [
-    `list walk: ${r.objects} ConfigMaps, limit=${r.limit}, ${r.pages} pages, ${(r.bytes / 1e6).toFixed(2)} MB`,
-    `  Node host walk (HTTP): ${r.walkMs.toFixed(1)} ms (target <= 500 ms)`,
-    `  join stored JSON:      ${r.joinMs.toFixed(1)} ms`,
-    `  ratio: ${(r.walkMs / r.joinMs).toFixed(2)}x (target <= 1.5x)`,
-    `  transport alone (${r.pages} fixed pages of the same size over HTTP): ${r.transportMs.toFixed(1)} ms = ${(r.transportMs / r.joinMs).toFixed(2)}x the join`,
+    `list walk: ${r.objects} ConfigMaps, limit=${r.limit}, ${r.pages} pages, ${(r.bytes / 1e6).toFixed(2)} MB; medians of ${r.rounds} alternating rounds (fastest in brackets)`,
+    `  Node host walk (HTTP): ${r.walkMs.toFixed(1)} ms [${r.best.walkMs.toFixed(1)}] (target <= 500 ms)`,
+    `  join stored JSON:      ${r.joinMs.toFixed(1)} ms [${r.best.joinMs.toFixed(1)}]`,
+    `  ratio: ${(r.walkMs / r.joinMs).toFixed(2)}x [${(r.best.walkMs / r.best.joinMs).toFixed(2)}x] (target <= 1.5x)`,
+    `  transport alone (${r.pages} fixed pages of the same size over HTTP): ${r.transportMs.toFixed(1)} ms [${r.best.transportMs.toFixed(1)}] = ${(r.transportMs / r.joinMs).toFixed(2)}x the join`,
   ].join('\n');
 }
 

@@ -50,7 +50,12 @@ export interface ApiStream {
   cancel(): void;
 }
 
-export type ApiBody = string | Uint8Array | ApiStream | undefined;
+/**
+ * A fixed body: text, bytes, or bytes in parts that are sent one after another without being
+ * joined first (a large list page is its head, the kept bytes of its items and its tail; see
+ * handlers/list-bytes.ts). Hosts that need one buffer join the parts with `bodyBytes`.
+ */
+export type ApiBody = string | Uint8Array | readonly Uint8Array[] | ApiStream | undefined;
 
 export interface ApiResponse {
   status: number;
@@ -61,4 +66,29 @@ export interface ApiResponse {
 
 export function isStream(body: ApiBody): body is ApiStream {
   return typeof body === 'object' && body !== null && (body as ApiStream).kind === 'stream';
+}
+
+export function isParts(body: ApiBody): body is readonly Uint8Array[] {
+  return Array.isArray(body);
+}
+
+/** Total byte length of a body in parts. */
+export function partsLength(parts: readonly Uint8Array[]): number {
+  let n = 0;
+  for (const p of parts) n += p.byteLength;
+  return n;
+}
+
+/** A fixed body as one byte array (parts joined, text encoded). */
+export function bodyBytes(body: string | Uint8Array | readonly Uint8Array[]): Uint8Array {
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  if (!isParts(body)) return body;
+  if (body.length === 1) return body[0]!;
+  const out = new Uint8Array(partsLength(body));
+  let at = 0;
+  for (const p of body) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }

@@ -2,6 +2,7 @@
 // responses are written as Go's encoding/json writes them (HTML-safe escapes, trailing newline,
 // two-space indent for ?pretty=true).
 import { JsonSyntaxError, nodeToValue, scanJson, type JsonNode } from './json-scan';
+import { bodyBytes } from '../types';
 
 export type { JsonNode } from './json-scan';
 
@@ -29,9 +30,9 @@ function goTypeName(node: JsonNode): string {
 }
 
 /** Decode UTF-8 bytes the way Go sees them (invalid sequences become U+FFFD). */
-export function bodyText(body: Uint8Array | string | undefined): string {
+export function bodyText(body: Uint8Array | readonly Uint8Array[] | string | undefined): string {
   if (body === undefined) return '';
-  return typeof body === 'string' ? body : new TextDecoder().decode(body);
+  return typeof body === 'string' ? body : new TextDecoder().decode(bodyBytes(body));
 }
 
 /**

@@ -238,3 +238,29 @@ describe('a 5,000-object chunked walk under continuous writes', () => {
     }
   }, 60_000);
 });
+
+describe.each(BACKENDS)('pages listed again after writes (%s backend)', (_name, makeBackend) => {
+  it('a relisted page shows every update, create and delete since, at every page size', async () => {
+    const api = await createApiServer({ backend: makeBackend() });
+    try {
+      await createMany(api, 120, (i) => `cm-${pad(i)}`);
+      const names = (w: Walk) => w.items.map((i) => `${i.metadata.name}=${i.data?.i ?? ''}`);
+      const full = async () => names({ items: (await call(api, 'GET', CM)).json.items, chunks: [] });
+      for (const limit of [40, 50, 120]) {
+        // Listed twice first, so the second walk is answered from kept pages.
+        await walk(api, `limit=${limit}`, limit);
+        expect(names(await walk(api, `limit=${limit}`, limit))).toEqual(await full());
+      }
+      expect((await call(api, 'PATCH', `${CM}/cm-0045`, { data: { i: 'changed' } }, MERGE)).status).toBe(200);
+      expect((await call(api, 'POST', CM, { metadata: { name: 'cm-0010-new' }, data: { i: 'new' } })).status).toBe(201);
+      expect((await call(api, 'DELETE', `${CM}/cm-0090`)).status).toBe(200);
+      const expected = await full();
+      expect(expected).toContain('cm-0045=changed');
+      expect(expected).toContain('cm-0010-new=new');
+      expect(expected.some((n) => n.startsWith('cm-0090='))).toBe(false);
+      for (const limit of [40, 50, 120]) expect(names(await walk(api, `limit=${limit}`, limit))).toEqual(expected);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { StorageError, type KV, type RangeResult } from '../storage/types';
 import { awaitRevision, decodeContinue, encodeContinue, parseResourceVersion, CONTINUE_EXPIRED_MESSAGE } from './resourceversion';
 import { withTypeMeta, type Obj } from '../registry/objects';
 import { baseHeaders, encodeValue, JSON_TYPE, prettyResponse } from '../server/respond';
-import { itemBytes, joinBytes } from './list-bytes';
+import { listBody } from './list-bytes';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
 
@@ -144,8 +144,7 @@ export function listResponse(rc: RequestContext, data: ListData, out: OutputForm
       const itemText = r.info.custom ? (kv: KV) => withTypeMeta(kv.value, kind, r.apiVersion) : (kv: KV) => servedText(r, kv.value);
       const head = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[`;
       if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(`${head}${data.kvs.map(itemText).join(',')}]}`), null, 2), rc.warnings);
-      const items = data.kvs.map((kv) => itemBytes(kv, r.apiVersion, itemText));
-      return { status: 200, headers: baseHeaders(JSON_TYPE, rc.warnings), body: joinBytes(head, items, ']}\n') };
+      return { status: 200, headers: baseHeaders(JSON_TYPE, rc.warnings), body: listBody(head, data.kvs, ']}\n', r.apiVersion, itemText) };
     }
   }
 }

@@ -3,7 +3,7 @@
 // the JSON lines into events. Host-free so handler tests and the Service Worker tests can share it.
 import type { ApiServer } from '../api';
 import type { ApiResponse, ApiStream, StreamSink } from '../types';
-import { isStream } from '../types';
+import { bodyBytes, isStream } from '../types';
 
 export interface CallResult {
   status: number;
@@ -28,7 +28,7 @@ export async function call(api: ApiServer, method: string, url: string, body?: u
     body: body === undefined ? undefined : encoder.encode(typeof body === 'string' ? body : JSON.stringify(body)),
   });
   if (isStream(res.body)) return { status: res.status, headers: res.headers, text: '', json: undefined, stream: res.body };
-  const text = res.body === undefined ? '' : typeof res.body === 'string' ? res.body : decoder.decode(res.body);
+  const text = res.body === undefined ? '' : typeof res.body === 'string' ? res.body : decoder.decode(bodyBytes(res.body));
   let json: any;
   try {
     json = JSON.parse(text);

@@ -2,7 +2,7 @@
 // replies, Status assertions and a watch collector. Used only by *.test.ts files; it imports
 // nothing from vitest so it stays a plain module the core's tsconfig can check.
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../api';
-import { isStream, type ApiResponse, type ApiStream } from '../types';
+import { bodyBytes, isParts, isStream, type ApiResponse, type ApiStream } from '../types';
 
 /** A response with its body decoded once. */
 export interface Reply {
@@ -46,7 +46,7 @@ function encodeBody(body: unknown): Uint8Array | undefined {
 export function decodeReply(res: ApiResponse): Reply {
   let text = '';
   if (typeof res.body === 'string') text = res.body;
-  else if (res.body instanceof Uint8Array) text = new TextDecoder().decode(res.body);
+  else if (res.body instanceof Uint8Array || isParts(res.body)) text = new TextDecoder().decode(bodyBytes(res.body));
   let json: any;
   if (text) {
     try {

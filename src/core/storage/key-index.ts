@@ -1,29 +1,29 @@
-// The in-memory key index: key → current KV (createRev, modRev, value) plus the keys in sorted
-// order. Existence checks, counts and current-revision ranges never touch the backend.
+// The in-memory key index: key → current KV (createRev, modRev, value) plus the KVs in key order.
+// Existence checks, counts and current-revision ranges never touch the backend.
 //
 // KV objects are immutable and shared: the same object is the index entry, the record handed to
 // the backend in a commit batch and the value returned from get/range. Callers must treat them as
 // read-only. (Values are all loaded at open today; lazy value loading would make `value` a cache
-// filled from `KvBackend.read`, without changing the sorted-key side of this index.)
+// filled from `KvBackend.read`, without changing the sorted side of this index.)
 
-import { SortedKeys, type KeyPosition } from './sorted-keys';
+import { SortedEntries, type EntryPosition } from './sorted-entries';
 import type { KV } from './types';
 
 export class KeyIndex {
   private readonly entries = new Map<string, KV>();
-  private keys: SortedKeys;
+  private sorted: SortedEntries<KV>;
 
-  private constructor(keys: SortedKeys) {
-    this.keys = keys;
+  private constructor(sorted: SortedEntries<KV>) {
+    this.sorted = sorted;
   }
 
   static empty(): KeyIndex {
-    return new KeyIndex(new SortedKeys());
+    return new KeyIndex(new SortedEntries<KV>());
   }
 
   /** Builds from entries in ascending key order. */
   static fromSorted(kvs: readonly KV[]): KeyIndex {
-    const index = new KeyIndex(SortedKeys.fromSorted(kvs.map((kv) => kv.key)));
+    const index = new KeyIndex(SortedEntries.fromSorted(kvs));
     for (const kv of kvs) index.entries.set(kv.key, kv);
     return index;
   }
@@ -37,17 +37,17 @@ export class KeyIndex {
   }
 
   set(kv: KV): void {
-    if (!this.entries.has(kv.key)) this.keys.insert(kv.key);
+    this.sorted.put(kv);
     this.entries.set(kv.key, kv);
   }
 
   delete(key: string): void {
-    if (this.entries.delete(key)) this.keys.remove(key);
+    if (this.entries.delete(key)) this.sorted.remove(key);
   }
 
   /** Number of current keys that start with `prefix`. */
   count(prefix: string): number {
-    return this.keys.rank(this.prefixEnd(prefix)) - this.keys.rank(this.keys.seek((k) => k < prefix));
+    return this.sorted.rank(this.prefixEnd(prefix)) - this.sorted.rank(this.sorted.seek((k) => k < prefix));
   }
 
   /**
@@ -56,16 +56,29 @@ export class KeyIndex {
    * compute how many were left unvisited.
    */
   scan(prefix: string, after: string | undefined, visit: (kv: KV) => boolean): number {
-    const start = this.keys.seek(
-      after === undefined ? (k) => k < prefix : (k) => k < prefix || k <= after,
-    );
-    const span = this.keys.rank(this.prefixEnd(prefix)) - this.keys.rank(start);
+    const { start, span } = this.span(prefix, after);
     let left = span;
-    this.keys.forEachFrom(start, (key) => left-- > 0 && visit(this.entries.get(key)!));
-    return Math.max(span, 0);
+    this.sorted.forEachFrom(start, (kv) => left-- > 0 && visit(kv));
+    return span;
   }
 
-  private prefixEnd(prefix: string): KeyPosition {
-    return this.keys.seek((k) => k < prefix || k.startsWith(prefix));
+  /**
+   * The first `limit` current entries under `prefix` (strictly after `after`), all of them when
+   * `limit` is Infinity, and how many the whole span holds. Unfiltered ranges (most lists) take
+   * this path: whole runs of a chunk are sliced out instead of visited one by one.
+   */
+  take(prefix: string, after: string | undefined, limit: number): { kvs: KV[]; span: number } {
+    const { start, span } = this.span(prefix, after);
+    return { kvs: this.sorted.takeFrom(start, Math.min(span, limit)), span };
+  }
+
+  private span(prefix: string, after: string | undefined): { start: EntryPosition; span: number } {
+    const start = this.sorted.seek(after === undefined ? (k) => k < prefix : (k) => k < prefix || k <= after);
+    const span = this.sorted.rank(this.prefixEnd(prefix)) - this.sorted.rank(start);
+    return { start, span: Math.max(span, 0) };
+  }
+
+  private prefixEnd(prefix: string): EntryPosition {
+    return this.sorted.seek((k) => k < prefix || k.startsWith(prefix));
   }
 }

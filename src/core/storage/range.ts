@@ -44,7 +44,13 @@ function collect(
 }
 
 export function rangeCurrent(index: KeyIndex, prefix: string, opts?: RangeOptions): Collected {
-  return collect((visit) => index.scan(prefix, opts?.after, visit), opts);
+  if (!opts?.filter) {
+    // Without a filter the limit alone decides: slice the span instead of visiting each item.
+    const limit = opts?.limit && opts.limit > 0 ? opts.limit : Infinity;
+    const { kvs, span } = index.take(prefix, opts?.after, limit);
+    return { kvs, more: span > kvs.length, remaining: span - kvs.length };
+  }
+  return collect((visit) => index.scan(prefix, opts.after, visit), opts);
 }
 
 export function rangePast(

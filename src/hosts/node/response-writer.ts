@@ -1,8 +1,8 @@
-// ApiResponse → ServerResponse. Fixed bodies go out in one write with Content-Length; ApiStream
-// bodies go out chunked, one chunk per sink.write, headers flushed first so a watch client sees
-// the 200 before the first event.
+// ApiResponse → ServerResponse. Fixed bodies go out in one write with Content-Length (a body in
+// parts as one writev); ApiStream bodies go out chunked, one chunk per sink.write, headers
+// flushed first so a watch client sees the 200 before the first event.
 import type { ServerResponse } from 'node:http';
-import { isStream, type ApiResponse, type ApiStream, type StreamSink } from '../../core/types';
+import { isParts, isStream, partsLength, type ApiResponse, type ApiStream, type StreamSink } from '../../core/types';
 
 /** Streams currently open on this host, so shutdown can end them. */
 export interface OpenStream {
@@ -34,6 +34,15 @@ export function writeApiResponse(res: ServerResponse, apiRes: ApiResponse, open:
     const bytes = Buffer.from(body, 'utf8');
     res.writeHead(apiRes.status, headerList(apiRes.headers, bytes.length));
     res.end(bytes);
+    return;
+  }
+  if (isParts(body)) {
+    // One writev for the head and every part: the parts are never joined into a new buffer.
+    res.writeHead(apiRes.status, headerList(apiRes.headers, partsLength(body)));
+    res.cork();
+    for (const part of body) res.write(part);
+    res.end();
+    res.uncork();
     return;
   }
   if (!isStream(body)) {

@@ -77,6 +77,38 @@ describe('startNodeHost', () => {
     expect(bytes.body).toBe('hi');
   });
 
+  it('writes a body in parts as one body with the total Content-Length, parts in order', async () => {
+    const enc = new TextEncoder();
+    const big = enc.encode('x'.repeat(300_000));
+    host = await startNodeHost({
+      port: 0,
+      host: '127.0.0.1',
+      api: fakeApi((): ApiResponse => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: [enc.encode('{"items":["'), big.subarray(5, 200_005), enc.encode('é"]}\n')] })),
+    });
+    // Twice on one keep-alive connection: the second answer must not be mixed with the first.
+    const { Agent } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const reply = await new Promise<Reply>((resolve, reject) => {
+          const req = request(`${host!.url}/list`, { agent }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        const expected = `{"items":["${'x'.repeat(200_000)}é"]}\n`;
+        expect(reply.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
+        expect(reply.headers['transfer-encoding']).toBeUndefined();
+        expect(reply.body).toBe(expected);
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('answers 413 with the kube-apiserver Status for a declared length over the limit, without calling the API', async () => {
     let called = false;
     host = await startNodeHost({ port: 0, host: '127.0.0.1', api: fakeApi(() => ((called = true), { status: 200, headers: {}, body: '' })) });

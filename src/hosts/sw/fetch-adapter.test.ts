@@ -24,6 +24,12 @@ describe('toResponse', () => {
     expect(await response.text()).toBe('{"ok":true}');
   });
 
+  it('joins a body in parts in order', async () => {
+    const enc = new TextEncoder();
+    const { response } = toResponse({ status: 200, headers: { 'Content-Type': 'application/json' }, body: [enc.encode('{"items":['), enc.encode('xx{"a":"é"},{"b":2}yy').subarray(2, -2), enc.encode(']}\n')] });
+    expect(await response.text()).toBe('{"items":[{"a":"é"},{"b":2}]}\n');
+  });
+
   it('gives null-body statuses no body', async () => {
     const { response } = toResponse({ status: 204, headers: {}, body: 'ignored' });
     expect(response.body).toBeNull();

@@ -1,7 +1,7 @@
 // WHATWG Request → ApiRequest and ApiResponse → Response. Watch bodies (ApiStream) become
 // ReadableStreams; `done` settles when such a stream ends, so the worker can keep itself alive
 // (event.waitUntil) exactly as long as a watch is open.
-import { isStream, type ApiRequest, type ApiResponse, type ApiStream } from '../../core/types';
+import { bodyBytes, isParts, isStream, type ApiRequest, type ApiResponse, type ApiStream } from '../../core/types';
 
 /** kube-apiserver's default request body limit, as the Node host uses. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -51,7 +51,8 @@ export function toResponse(apiRes: ApiResponse): AdaptedResponse {
     return { response: new Response(null, init), done: Promise.resolve() };
   }
   if (!isStream(body)) {
-    return { response: new Response(body as BodyInit, init), done: Promise.resolve() };
+    // A Response takes one buffer; parts (large list pages) are joined here.
+    return { response: new Response((isParts(body) ? bodyBytes(body) : body) as BodyInit, init), done: Promise.resolve() };
   }
   const { stream, done } = readableFrom(body);
   return { response: new Response(stream, init), done };
