@@ -180,8 +180,17 @@ describe('playground UI', () => {
     await expect.poll(() => page.getByRole('region', { name: 'Watch events' }).innerText()).toMatch(/ADDED tabs\/from-other-tab rv \d+/);
     await pageFetch(other, 'api/v1/namespaces/tabs/configmaps/from-other-tab', { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: '{"data":{"a":"2"}}' });
     await expect.poll(() => page.getByRole('region', { name: 'Watch events' }).innerText()).toMatch(/MODIFIED tabs\/from-other-tab rv \d+/);
+    // The header's namespace field names the namespace on screen, and the host bar's revision
+    // follows the other tab's writes without a click on "Refresh status".
+    expect(await page.getByRole('textbox', { name: 'Namespace' }).inputValue()).toBe('tabs');
+    const latest = /MODIFIED tabs\/from-other-tab rv (\d+)/.exec(await page.getByRole('region', { name: 'Watch events' }).innerText())![1]!;
+    await expect.poll(() => page.getByTestId('status').innerText(), { timeout: 10_000 }).toContain(`revision ${latest}`);
     await shot(page, 'watch-other-tab');
     await other.close();
+    // Enter in the namespace field shows the same kind in the namespace typed.
+    await page.getByRole('textbox', { name: 'Namespace' }).fill('bulk');
+    await page.getByRole('textbox', { name: 'Namespace' }).press('Enter');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/api/v1/namespaces/bulk/configmaps');
   });
 
   it('creates from a list, patches (strategic) and shows a failed replace with its Status', async () => {

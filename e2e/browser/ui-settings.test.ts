@@ -73,6 +73,8 @@ describe('settings, identity and warnings', () => {
     // Reads of the deprecated version warn too; the page-wide list shows them, folded.
     await expect.poll(() => page.getByTestId('recent-warnings').innerText()).toContain(DEPRECATION);
     expect(await page.getByTestId('recent-warnings').innerText()).toContain('POST /apis/batch/v1beta1/namespaces/default/cronjobs');
+    // The create was made as the field manager named in the form, not as the browser's User-Agent.
+    await expect.poll(() => page.getByRole('list', { name: 'Field managers' }).innerText()).toMatch(/^\s*playground\s+Update$/);
     await shot('warning-deprecated-cronjob');
   });
 
@@ -126,6 +128,9 @@ describe('settings, identity and warnings', () => {
     await go('#/api/v1/namespaces/default/configmaps');
     const forbidden = page.locator('#main').getByRole('alert').first();
     await expect.poll(() => forbidden.innerText().catch(() => '')).toBe('403 Forbidden: configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    // Said once (the watch's own list is refused the same way), and no stale page shown with it.
+    expect(await page.locator('#main').getByRole('alert').count()).toBe(1);
+    expect(await page.getByTestId('list-rv').count()).toBe(0);
     // The tree's CRD watch is refused too: said, not swallowed.
     await expect.poll(() => page.locator('.resource-tree .note').innerText().catch(() => ''), { timeout: 15_000 }).toContain('watching CustomResourceDefinitions failed');
     await shot('rbac-forbidden-alice');

@@ -50,6 +50,8 @@ export interface ApiServer {
   close(): Promise<void>;
   /** The audit events of recent requests, and a feed of new ones (absent in test doubles). */
   readonly audit?: AuditLog;
+  /** The store's newest revision, for a host's status display: no request, no audit event (absent in test doubles). */
+  revision?(): number;
 }
 
 export { createApiServer } from './server/apiserver';

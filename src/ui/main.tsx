@@ -5,10 +5,12 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
-import { adminCall, connectWorker, hostStatus } from '../hosts/sw/page-client';
+import { adminCall, connectWorker, hostRevision, hostStatus } from '../hosts/sw/page-client';
 import { App as Playground } from './app/App';
 
 const BASE = import.meta.env.BASE_URL;
+/** How often the bar's revision is brought up to date while the tab is visible. */
+const REVISION_POLL_MS = 2000;
 const ready = connectWorker(BASE);
 (window as unknown as { kubePlayground: unknown }).kubePlayground = { base: BASE, ready };
 
@@ -31,6 +33,18 @@ function App() {
   const refresh = () => hostStatus(BASE).then(setStatus, (e: Error) => setError(e.message));
   useEffect(() => {
     ready.then(setStatus, (e: Error) => setError(e.message));
+  }, []);
+  // Writes from this tab, other tabs and kubectl-style clients all move the revision.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'visible') return;
+      hostRevision(BASE).then(
+        (revision) => setStatus((s) => (s && s.revision !== revision ? { ...s, revision } : s)),
+        // The next poll tries again; failed API requests are shown where they are made.
+        () => undefined,
+      );
+    }, REVISION_POLL_MS);
+    return () => clearInterval(timer);
   }, []);
   const reset = async () => {
     if (confirm('Delete every object and start an empty cluster?')) setStatus((await adminCall(BASE, 'reset')) as HostStatus);

@@ -147,6 +147,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const serve = observability.wrap(serving.wrap(dispatch));
   return {
     audit: observability.audit,
+    revision: () => mvcc.revision,
     handle(req: ApiRequest): Promise<ApiResponse> {
       if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());
       return startBootstrap().then(

@@ -1,6 +1,10 @@
 // Private endpoints of the browser host under `<base>/__playground/`: status (storage mode and
-// errors for the page), reset (empty cluster with the default namespaces), export (YAML download)
-// and import (YAML upload onto a reset cluster), settings (runtime config, feature gates, access
+// errors for the page), revision (the store's, for the page to poll), reset (empty cluster with
+// the default namespaces), export (YAML download) and import (YAML upload onto a reset cluster),
+// settings (runtime config, feature gates, access control: applying them restarts the API) and
+// audit (recent events). They live in the worker so that every tab sees one state and the page
+// needs no knowledge of the core.
+import (YAML upload onto a reset cluster), settings (runtime config, feature gates, access
 // control: applying them restarts the API) and audit (recent events). They live in the worker so that every tab sees
 // one state and the page needs no knowledge of the core.
 import { PROTOCOL_VERSION, type HostStatus } from './protocol';
@@ -28,6 +32,12 @@ export async function handleAdmin(action: string, request: Request, runtime: Api
   switch (route) {
     case 'GET status':
       return json(await status(runtime, build));
+    case 'GET revision': {
+      // The page polls this to keep its revision current: read from the store, not through an
+      // API request, so polling leaves no audit events or metrics behind.
+      const server = await runtime.server();
+      return json({ revision: String(server.revision?.() ?? '') });
+    }
     case 'POST reset':
       await runtime.reset();
       return json(await status(runtime, build));

@@ -55,6 +55,13 @@ export async function hostStatus(base: string): Promise<HostStatus> {
   return (await res.json()) as HostStatus;
 }
 
+/** The store's current revision (cheap: no API request behind it). */
+export async function hostRevision(base: string): Promise<string> {
+  const res = await fetch(`${normalizeBase(base)}${ADMIN_PREFIX.slice(1)}revision`);
+  if (!res.ok) throw new HostUnavailable(`revision: HTTP ${res.status}`);
+  return ((await res.json()) as { revision: string }).revision;
+}
+
 export async function adminCall(base: string, action: 'reset' | 'import', body?: string): Promise<unknown> {
   const res = await fetch(`${normalizeBase(base)}${ADMIN_PREFIX.slice(1)}${action}`, { method: 'POST', body });
   const data: unknown = await res.json();

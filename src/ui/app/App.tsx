@@ -71,6 +71,15 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
   const [route, navigate] = useHashRoute();
   const settings = useHostSettings(apiBase);
   const extra = route.view === 'home' ? hostView(location.hash) : undefined;
+  const routeNamespace = route.view === 'list' || route.view === 'object' ? route.namespace : undefined;
+  // The field names the namespace on screen: a deep link or a link into another namespace moves it.
+  useEffect(() => {
+    if (routeNamespace !== undefined) setNamespace(routeNamespace);
+  }, [routeNamespace]);
+  // Enter in the field shows the same kind in the namespace typed.
+  const switchNamespace = () => {
+    if (route.view === 'list' && route.namespace !== undefined && namespace && namespace !== route.namespace) navigate({ ...route, namespace });
+  };
   return (
     <div className="app">
       <a className="skip-link" href="#main">Skip to content</a>
@@ -80,7 +89,8 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
           <a href="#/">Explore</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a> <a href="#/webhooks">Webhooks</a>
         </nav>
         <label>
-          Namespace <input value={namespace} onChange={(e) => setNamespace(e.target.value)} size={14} />
+          Namespace{' '}
+          <input value={namespace} onChange={(e) => setNamespace(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && switchNamespace()} size={14} />
         </label>
         <IdentitySwitcher identity={identity} onChange={onIdentity} accessControl={settings.data?.settings.accessControl} />
       </header>

@@ -7,6 +7,7 @@ import type { ResourceRef } from '../lib/api-paths';
 import { formatHash, type ViewState } from '../lib/routes';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
+import { describeError } from '../lib/api-errors';
 import { EventLog } from './EventLog';
 import { NewObjectForm } from './NewObjectForm';
 import { useLiveList } from './use-live-list';
@@ -65,7 +66,8 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
       <NewObjectForm target={target} namespace={namespace} />
       <ErrorBox error={page.error} />
       {page.isPending && <p aria-busy="true">Loading…</p>}
-      {page.data && (
+      {/* A failed refetch keeps the last page in the cache; it is not shown as if it were current. */}
+      {page.data && !page.error && (
         <>
           <dl className="paging-facts" aria-label="Paging">
             <dt>resourceVersion</dt><dd data-testid="list-rv">{page.data.resourceVersion}</dd>
@@ -82,8 +84,16 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
           <VirtualRows columns={page.data.columns} rows={rows} objectLink={objectLink} />
         </>
       )}
-      <ErrorBox error={live.error} />
+      {/* The watch starts with the same list: the same refusal is said once. */}
+      {!sameError(live.error, page.error) && <ErrorBox error={live.error} />}
       <EventLog entries={live.snapshot.log} resourceVersion={live.snapshot.resourceVersion} />
     </section>
   );
+}
+
+function sameError(a: unknown, b: unknown): boolean {
+  if (!a || !b) return false;
+  const x = describeError(a);
+  const y = describeError(b);
+  return x.code === y.code && x.message === y.message;
 }

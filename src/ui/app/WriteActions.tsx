@@ -1,7 +1,8 @@
-// The write actions for one object, each with its own editor: Apply (server-side, field manager
-// from a list or typed, force toggle; a dry-run apply first, conflicts open the preview), Dry-run,
-// Create, Replace, Patch (merge / JSON / strategic) and Delete with a propagation policy. Every
-// response is shown with its status; errors with the Status message and causes.
+// The write actions for one object, each with its own editor: Apply (server-side, force toggle; a
+// dry-run apply first, conflicts open the preview), Dry-run, Create, Replace, Patch (merge / JSON
+// / strategic) — all as the field manager chosen from a list or typed — and Delete with a
+// propagation policy. Every response is shown with its status; errors with the Status message and
+// causes.
 import { useState } from 'react';
 import { parse, stringify } from 'yaml';
 import type { PatchType, PropagationPolicy, WarningsListener } from '../lib/api';
@@ -99,11 +100,14 @@ export function WriteActions({ target, namespace, name, live, starting, managers
   };
   const write = () => {
     if (mode === 'apply') return void applyWithPreview();
-    if (mode === 'create') return void run('Create', (onWarnings) => client.create(target, namespace, text, { onWarnings }));
-    if (mode === 'replace') return void run('Replace', (onWarnings) => client.replace(target, namespace, name, text, { onWarnings }));
+    // Every write names its field manager (as kubectl's kubectl-create, kubectl-edit, ... do), so
+    // the ownership overlay shows the name chosen here rather than one made from the browser's
+    // User-Agent ("Mozilla").
+    if (mode === 'create') return void run('Create', (onWarnings) => client.create(target, namespace, text, { fieldManager: manager, onWarnings }));
+    if (mode === 'replace') return void run('Replace', (onWarnings) => client.replace(target, namespace, name, text, { fieldManager: manager, onWarnings }));
     // Merge and strategic patches are JSON on the wire; YAML is accepted here for convenience.
     const body = patchType === 'json' ? text : JSON.stringify(parse(text));
-    return void run(`Patch (${patchType})`, (onWarnings) => client.patch(target, namespace, name, patchType, body, { onWarnings }));
+    return void run(`Patch (${patchType})`, (onWarnings) => client.patch(target, namespace, name, patchType, body, { fieldManager: manager, onWarnings }));
   };
 
   return (
@@ -132,12 +136,12 @@ export function WriteActions({ target, namespace, name, live, starting, managers
       </div>
       <MonacoEditor key={editorKey} label={`${MODES.find(([m]) => m === mode)![1]} ${mode === 'patch' ? `(${patchType}) ` : ''}body (YAML)`} value={text} onChange={setText} schemas={mode === 'patch' ? undefined : schemas} />
       <div className="toolbar">
+        <label>
+          Field manager <input list="managers" value={manager} onChange={(e) => setManager(e.target.value)} />
+        </label>
+        <datalist id="managers">{managers.map((m) => <option key={m} value={m} />)}</datalist>
         {mode === 'apply' && (
           <>
-            <label>
-              Field manager <input list="managers" value={manager} onChange={(e) => setManager(e.target.value)} />
-            </label>
-            <datalist id="managers">{managers.map((m) => <option key={m} value={m} />)}</datalist>
             <label>
               <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> force
             </label>
