@@ -4,9 +4,6 @@
 // settings (runtime config, feature gates, access control: applying them restarts the API) and
 // audit (recent events). They live in the worker so that every tab sees one state and the page
 // needs no knowledge of the core.
-import (YAML upload onto a reset cluster), settings (runtime config, feature gates, access
-// control: applying them restarts the API) and audit (recent events). They live in the worker so that every tab sees
-// one state and the page needs no knowledge of the core.
 import { PROTOCOL_VERSION, type HostStatus } from './protocol';
 import type { ApiRuntime } from './api-runtime';
 import { hostStatus } from './fetch-adapter';
