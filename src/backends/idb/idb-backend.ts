@@ -188,7 +188,8 @@ async function openDatabase(factory: IDBFactory | undefined, name: string): Prom
 /**
  * One readwrite transaction for the batch, on the plain IndexedDB API: the commit is the hot path,
  * and only the transaction's outcome matters (a failed request aborts it), so no per-request
- * promises. Resolves on complete; rejects with the transaction's error when it aborts.
+ * promises and an explicit commit(). Resolves on complete; rejects with the transaction's error
+ * when it aborts.
  */
 function writeBatch(db: IDBDatabase, batch: CommitBatch, compacting: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -204,6 +205,11 @@ function writeBatch(db: IDBDatabase, batch: CommitBatch, compacting: boolean): P
       if (compacting) {
         tx.objectStore('meta').put({ compactRevision: batch.compactRevision }, META_KEY);
         trimHistory(history, batch.compactRevision);
+      } else {
+        // Every request is placed: commit now rather than after the requests' success events
+        // have made a round trip through this thread (about 0.1 ms per commit in Chromium). Not
+        // when compacting: the history trim still places requests from its cursor callbacks.
+        tx.commit();
       }
     } catch (error) {
       // A request that throws synchronously (e.g. a value that cannot be cloned) must not leave

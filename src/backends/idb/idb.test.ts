@@ -2,7 +2,7 @@
 // classes, so the fake's classes must be installed globally; the factory itself is passed in.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runStoreConformance } from '../../core/storage/conformance';
 import { StorageError, type CommitBatch, type KvBackend } from '../../core/storage/types';
 import { createIdbBackend } from './idb-backend';
@@ -67,6 +67,19 @@ describe('indexeddb backend', () => {
     expect(await again.readPrefix('')).toHaveLength(2);
     expect(await again.healthy()).toBe(true);
     await again.close();
+  });
+
+  it('commits a batch explicitly, except while the history trim still walks its cursor', async () => {
+    const commits = vi.spyOn(IDBTransaction.prototype, 'commit');
+    const backend = freshBackend();
+    await backend.commit(put('/c/1', 1));
+    await backend.commit(put('/c/2', 2));
+    expect(commits).toHaveBeenCalledTimes(2);
+    await backend.commit({ ...put('/c/3', 3), compactRevision: 2 });
+    expect(commits).toHaveBeenCalledTimes(2);
+    expect((await backend.open()).events.map((ev) => ev.rev)).toEqual([3]);
+    commits.mockRestore();
+    await backend.close();
   });
 
   it('drops durable history at or below the compaction revision', async () => {

@@ -5,6 +5,7 @@ import type { RegistryContext } from '../registry/context';
 import type { Obj } from '../registry/objects';
 import { objectKey } from '../registry/catalog';
 import { forbidden } from '../server/status';
+import type { KV } from '../storage/types';
 
 type Level = 'privileged' | 'baseline' | 'restricted';
 interface Finding {
@@ -139,8 +140,14 @@ export async function namespacePolicy(ctx: RegistryContext, ns: string): Promise
   const namespaces = ctx.catalog.lookup('', 'v1', 'namespaces');
   if (!namespaces || !ns) return undefined;
   const kv = await ctx.mvcc.get(objectKey(namespaces, '', ns));
-  return kv ? policyFromLabels((JSON.parse(kv.value) as Obj).metadata?.labels) : undefined;
+  if (!kv) return undefined;
+  // Every pod-bearing write asks: parse the namespace once per stored revision, not per write.
+  let policy = policyByRevision.get(kv);
+  if (!policy) policyByRevision.set(kv, (policy = policyFromLabels((JSON.parse(kv.value) as Obj).metadata?.labels)));
+  return policy;
 }
+
+const policyByRevision = new WeakMap<KV, NamespacePolicy>();
 
 /** `reason (detail), reason (detail)` as pod-security-admission's ForbiddenDetail joins them. */
 export function violationText(p: ModePolicy, spec: Obj): string | undefined {

@@ -113,6 +113,8 @@ export class QuotaStatusController {
   async sync(ns: string): Promise<void> {
     const quotas = served(this.ctx, '/resourcequotas');
     if (!quotas) return;
+    // Every counted write lands here; most namespaces have no quota, which the index says without a read.
+    if (this.ctx.mvcc.count(`${quotas.keyPrefix}${ns}/`) === 0) return;
     for (const quota of await listNs(this.ctx, quotas, ns)) {
       if (quota.metadata?.deletionTimestamp) continue;
       const hard: Record<string, unknown> = quota.spec?.hard ?? {};

@@ -5,7 +5,7 @@
 import { FieldSet } from './fieldset';
 import { fieldElement, type PathElement } from './pathelement';
 import type { TypeNode } from './schema';
-import { indexList, mapChild, resolve } from './typed';
+import { indexList, mapChild, resolve, type Resolved } from './typed';
 import { deepEqual, isMap } from './value';
 
 export interface Comparison {
@@ -15,8 +15,9 @@ export interface Comparison {
 }
 
 export function compare(lhs: unknown, rhs: unknown, t: TypeNode): Comparison {
-  const out: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  children(lhs, rhs, t, out);
+  const out = emptyComparison();
+  const r = containerOf(lhs, rhs, t);
+  if (r) children(r, lhs, rhs, out);
   return out;
 }
 
@@ -24,12 +25,27 @@ export function isSame(c: Comparison): boolean {
   return c.added.isEmpty() && c.modified.isEmpty() && c.removed.isEmpty();
 }
 
-/** Compares the children of two present values of type `t` into `out` (relative paths). */
-function children(lhs: unknown, rhs: unknown, t: TypeNode, out: Comparison): boolean {
-  // null counts as an empty container of whatever shape the other side has.
+/** A granular container: the only values whose children are compared one by one. */
+type Container = Exclude<Resolved, { kind: 'leaf' }>;
+
+function emptyComparison(): Comparison {
+  return { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+}
+
+/**
+ * How two values of type `t` are compared: as a granular container (its resolved type), or
+ * undefined when the pair is a leaf (scalars, atomic lists/maps, shapes that differ, containers
+ * empty on both sides). null counts as an empty container of whatever shape the other side has.
+ */
+function containerOf(lhs: unknown, rhs: unknown, t: TypeNode): Container | undefined {
   const r = resolve(t, rhs ?? lhs);
   const rl = lhs === undefined || lhs === null ? r : resolve(t, lhs);
-  if (r.kind === 'leaf' || r.atomic || rl.kind !== r.kind || isEmptyPair(lhs, rhs)) return false;
+  if (r.kind === 'leaf' || r.atomic || rl.kind !== r.kind || isEmptyPair(lhs, rhs)) return undefined;
+  return r;
+}
+
+/** Compares the children of two values of the granular container type `r` into `out` (relative paths). */
+function children(r: Container, lhs: unknown, rhs: unknown, out: Comparison): void {
   if (r.kind === 'map') {
     const lm = (lhs ?? {}) as Record<string, unknown>;
     const rm = (rhs ?? {}) as Record<string, unknown>;
@@ -41,32 +57,59 @@ function children(lhs: unknown, rhs: unknown, t: TypeNode, out: Comparison): boo
       if (Object.prototype.hasOwnProperty.call(lm, k)) continue;
       node(fieldElement(k), undefined, rm[k], mapChild(r.type, k).type, out);
     }
-    return true;
+    return;
   }
-  const elem = r.type.elem();
-  const li = indexList(r.type, (lhs ?? []) as unknown[]);
-  const ri = indexList(r.type, (rhs ?? []) as unknown[]);
+  const list = r.type;
+  const elem = list.elem();
+  const li = indexList(list, (lhs ?? []) as unknown[]);
+  const ri = indexList(list, (rhs ?? []) as unknown[]);
   for (const pe of li.order) node(pe, li.byId.get(pe.id), ri.byId.has(pe.id) ? ri.byId.get(pe.id) : undefined, elem, out);
   for (const pe of ri.order) if (!li.byId.has(pe.id)) node(pe, undefined, ri.byId.get(pe.id), elem, out);
-  return true;
 }
 
 /** Compares one child `pe` (undefined = absent on that side) and records it under `out`. */
 function node(pe: PathElement, lhs: unknown, rhs: unknown, t: TypeNode, out: Comparison): void {
   if (lhs !== undefined && lhs === rhs) return;
-  const sub: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  if (!children(lhs, rhs, t, sub)) {
+  const r = containerOf(lhs, rhs, t);
+  if (!r) {
     // A leaf: record the change of the whole value.
     if (lhs === undefined) out.added.insertMember(pe);
     else if (rhs === undefined) out.removed.insertMember(pe);
     else if (!deepEqual(lhs, rhs)) out.modified.insertMember(pe);
     return;
   }
+  if (lhs === undefined) {
+    // A new subtree (every field of a create): only additions, so one set instead of three.
+    out.added.attachChild(pe, addedSet(r, rhs));
+    out.added.insertMember(pe);
+    return;
+  }
+  const sub = emptyComparison();
+  children(r, lhs, rhs, sub);
   out.added.attachChild(pe, sub.added);
   out.modified.attachChild(pe, sub.modified);
   out.removed.attachChild(pe, sub.removed);
-  if (lhs === undefined) out.added.insertMember(pe);
-  else if (rhs === undefined) out.removed.insertMember(pe);
+  if (rhs === undefined) out.removed.insertMember(pe);
+}
+
+/** What `node` records for a container absent on the left: every child as added (relative paths). */
+function addedSet(r: Container, rhs: unknown): FieldSet {
+  const added = new FieldSet();
+  if (r.kind === 'map') {
+    const rm = (rhs ?? {}) as Record<string, unknown>;
+    for (const k in rm) addedChild(added, fieldElement(k), rm[k], mapChild(r.type, k).type);
+    return added;
+  }
+  const elem = r.type.elem();
+  const ri = indexList(r.type, (rhs ?? []) as unknown[]);
+  for (const pe of ri.order) addedChild(added, pe, ri.byId.get(pe.id), elem);
+  return added;
+}
+
+function addedChild(added: FieldSet, pe: PathElement, v: unknown, t: TypeNode): void {
+  const c = containerOf(undefined, v, t);
+  if (c) added.attachChild(pe, addedSet(c, v));
+  added.insertMember(pe);
 }
 
 // Lists and maps that are empty (or null) on both sides are compared as leaves, which keeps the

@@ -34,18 +34,25 @@ function isEmptyValue(v: unknown): boolean {
   return typeof v === 'object' && Object.keys(v as Obj).length === 0;
 }
 
-export function orderedMetadata(meta: Obj): Obj {
+/** `meta` in Go field order without empty fields; `resourceVersion`, when given, replaces meta's (no copy of meta needed). */
+export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
   const out: Obj = {};
-  for (const k of META_ORDER) if (!isEmptyValue(meta[k])) out[k] = meta[k];
-  for (const k of Object.keys(meta)) if (!(k in out) && !isEmptyValue(meta[k])) out[k] = meta[k];
+  for (const k of META_ORDER) {
+    const v = k === 'resourceVersion' && resourceVersion !== undefined ? resourceVersion : meta[k];
+    if (!isEmptyValue(v)) out[k] = v;
+  }
+  for (const k of Object.keys(meta)) {
+    // Fields kube's ObjectMeta does not have (only unusual stored objects carry any) keep their order.
+    if (k in out || k === 'resourceVersion') continue;
+    if (!isEmptyValue(meta[k])) out[k] = meta[k];
+  }
   return out;
 }
 
 /** The stored form: metadata first (ordered), status last, no kind/apiVersion. */
 export function toStoredText(obj: Obj, resourceVersion?: string): string {
   const out: Obj = {};
-  const source = obj.metadata ?? {};
-  out.metadata = orderedMetadata(resourceVersion === undefined ? source : { ...source, resourceVersion });
+  out.metadata = orderedMetadata(obj.metadata ?? {}, resourceVersion);
   for (const k of Object.keys(obj)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
     if (obj[k] !== undefined) out[k] = obj[k];
