@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
 import { adminCall, connectWorker, hostRevision, hostStatus } from '../hosts/sw/page-client';
 import { App as Playground } from './app/App';
+import { scheduleInFrame } from './lib/watch-store';
 
 const BASE = import.meta.env.BASE_URL;
 /** How often the bar's revision is brought up to date while the tab is visible. */
@@ -20,11 +21,33 @@ function StatusLine({ status, error }: { status?: HostStatus; error?: string }) 
   return (
     <>
       <p data-testid="status" className="host-status">
-        API ready · storage: <strong data-testid="mode">{status.mode === 'persistent' ? 'persistent (IndexedDB)' : 'in memory — not persistent'}</strong> · revision {status.revision}
+        API ready · storage: <strong data-testid="mode">{status.mode === 'persistent' ? 'persistent (IndexedDB)' : 'in memory — not persistent'}</strong> · revision <LiveRevision initial={status.revision} />
       </p>
       {status.storageError && <p role="alert" className="error">Storage problem: {status.storageError}</p>}
     </>
   );
+}
+
+/**
+ * The store's revision, kept current: writes from this tab, other tabs and kubectl-style clients
+ * all move it. Its own state, so a poll re-renders only this text; applied through the page's
+ * frame scheduler, so it joins the frame's one React commit instead of adding another.
+ */
+function LiveRevision({ initial }: { initial: string }) {
+  const [revision, setRevision] = useState(initial);
+  useEffect(() => setRevision(initial), [initial]);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'visible') return;
+      hostRevision(BASE).then(
+        (next) => scheduleInFrame(() => setRevision(next)),
+        // The next poll tries again; failed API requests are shown where they are made.
+        () => undefined,
+      );
+    }, REVISION_POLL_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return <>{revision}</>;
 }
 
 function App() {
@@ -33,18 +56,6 @@ function App() {
   const refresh = () => hostStatus(BASE).then(setStatus, (e: Error) => setError(e.message));
   useEffect(() => {
     ready.then(setStatus, (e: Error) => setError(e.message));
-  }, []);
-  // Writes from this tab, other tabs and kubectl-style clients all move the revision.
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState !== 'visible') return;
-      hostRevision(BASE).then(
-        (revision) => setStatus((s) => (s && s.revision !== revision ? { ...s, revision } : s)),
-        // The next poll tries again; failed API requests are shown where they are made.
-        () => undefined,
-      );
-    }, REVISION_POLL_MS);
-    return () => clearInterval(timer);
   }, []);
   const reset = async () => {
     if (confirm('Delete every object and start an empty cluster?')) setStatus((await adminCall(BASE, 'reset')) as HostStatus);
