@@ -26,7 +26,7 @@ export function isSame(c: Comparison): boolean {
 }
 
 /** A granular container: the only values whose children are compared one by one. */
-type Container = Exclude<Resolved, { kind: 'leaf' }>;
+export type Container = Exclude<Resolved, { kind: 'leaf' }>;
 
 function emptyComparison(): Comparison {
   return { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
@@ -37,7 +37,7 @@ function emptyComparison(): Comparison {
  * undefined when the pair is a leaf (scalars, atomic lists/maps, shapes that differ, containers
  * empty on both sides). null counts as an empty container of whatever shape the other side has.
  */
-function containerOf(lhs: unknown, rhs: unknown, t: TypeNode): Container | undefined {
+export function containerOf(lhs: unknown, rhs: unknown, t: TypeNode): Container | undefined {
   const r = resolve(t, rhs ?? lhs);
   const rl = lhs === undefined || lhs === null ? r : resolve(t, lhs);
   if (r.kind === 'leaf' || r.atomic || rl.kind !== r.kind || isEmptyPair(lhs, rhs)) return undefined;

@@ -18,6 +18,8 @@
 //   resource of kinds with a status subresource and [['spec']] (plus whatever the kind's status
 //   strategy resets) for /status. They are never owned, and applyPatch keeps their live values.
 import { type Conflict, conflictMessages, conflictsFromSets } from './conflicts';
+import { createdFieldsV1 } from './create-fields';
+import { rememberManagedFieldsText } from './managed-text';
 import { FieldSet } from './fieldset';
 import {
   capUpdateManagers,
@@ -40,6 +42,7 @@ import { isMap } from './value';
 import { type VersionConverter, VersionViews } from './versions';
 
 export type { Conflict, ManagedFieldsEntry, SchemaRoot, VersionConverter };
+export { managedFieldsText } from './managed-text';
 export { conflictMessages, decodeManagedFields, FieldManagerError, isResetManagedFields, managerFromUserAgent, validateManagedFields };
 
 /** The manager name kube uses for fields that existed before the first apply. */
@@ -72,6 +75,20 @@ export function updateManagedFields(args: WriteArgs & { old?: object; next: obje
   const skeleton = emptyObject(args.schema);
   const old = withSkeleton(args.old ? withoutManagedFields(args.old) : {}, skeleton);
   const next = withSkeleton(withoutManagedFields(args.next), skeleton);
+  // A create with no managedFields: nobody else owns anything, so the writer simply gets
+  // what the create added (create-fields.ts; same result as the general path).
+  if (!args.old && args.managed.length === 0) return createEntries(args, old, next, ctx);
+  return updateByOwnership(args, old, next, ctx);
+}
+
+/** updateManagedFields' general path (exported so tests can hold the create fast path to it). */
+export function updateManagedFieldsByOwnership(args: WriteArgs & { old?: object; next: object }): ManagedFieldsEntry[] {
+  const skeleton = emptyObject(args.schema);
+  const old = withSkeleton(args.old ? withoutManagedFields(args.old) : {}, skeleton);
+  return updateByOwnership(args, old, withSkeleton(withoutManagedFields(args.next), skeleton), context(args));
+}
+
+function updateByOwnership(args: WriteArgs, old: object, next: object, ctx: UpdaterContext): ManagedFieldsEntry[] {
   const d = decodeToSets(args.managed);
   const info = managerInfo(args, 'Update');
   const id = managerIdentifier(info);
@@ -123,6 +140,28 @@ export function applyPatch(
   const managed = encodeFromSets(d);
   const base = r.noop && live ? live : (r.object as Record<string, unknown>);
   return { object: withManagedFields(base, managed, args.live), managed };
+}
+
+function createEntries(args: WriteArgs, old: object, next: object, ctx: UpdaterContext): ManagedFieldsEntry[] {
+  const fields = createdFieldsV1(old, next, ctx.type, ctx.ignored, ctx.strip);
+  if (!fields) return [];
+  // Field order as encodeFromSets writes entries; the text is what JSON.stringify writes for them.
+  const e = { manager: args.manager, operation: 'Update', apiVersion: args.apiVersion } as ManagedFieldsEntry;
+  let text = `[{"manager":${JSON.stringify(args.manager)},"operation":"Update","apiVersion":${JSON.stringify(args.apiVersion)}`;
+  if (args.time) {
+    e.time = args.time;
+    text += `,"time":${JSON.stringify(args.time)}`;
+  }
+  e.fieldsType = 'FieldsV1';
+  e.fieldsV1 = fields.fieldsV1;
+  text += `,"fieldsType":"FieldsV1","fieldsV1":${fields.text}`;
+  if (args.subresource) {
+    e.subresource = args.subresource;
+    text += `,"subresource":${JSON.stringify(args.subresource)}`;
+  }
+  const entries = [e];
+  rememberManagedFieldsText(entries, `${text}}]`);
+  return entries;
 }
 
 /** kube's choice of the managedFields an Update starts from (see the contract above). */

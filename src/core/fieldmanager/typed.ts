@@ -47,10 +47,10 @@ export function mapChild(t: MapType | null, k: string): { type: TypeNode; declar
 const keyCache = new WeakMap<object, { t: ListType; pe: PathElement }>();
 
 /** The path element naming item `i` of a list: its key fields, its value, or its index. */
-export function listItemElement(t: ListType, i: number, item: unknown): PathElement {
+export function listItemElement(t: ListType, i: number, item: unknown, remember = true): PathElement {
   if (t.rel === 'set') return valueElement(item as JsonValue);
   if (t.rel === 'map') {
-    if (isMap(item)) {
+    if (remember && isMap(item)) {
       const hit = keyCache.get(item);
       if (hit && hit.t === t) return hit.pe;
     }
@@ -62,18 +62,22 @@ export function listItemElement(t: ListType, i: number, item: unknown): PathElem
       else throw new FieldManagerError(`element ${i}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
     }
     const pe = keyElement(fields);
-    keyCache.set(item, { t, pe });
+    if (remember) keyCache.set(item, { t, pe });
     return pe;
   }
   return indexElement(i);
 }
 
-/** The items of a granular list by path element; later duplicates are ignored as kube does. */
-export function indexList(t: ListType, list: readonly unknown[]): { order: PathElement[]; byId: Map<string, unknown> } {
+/**
+ * The items of a granular list by path element; later duplicates are ignored as kube does.
+ * `remember` = false for items seen once (a create's fresh objects): caching their key
+ * elements in the weak table would only cost garbage-collection work.
+ */
+export function indexList(t: ListType, list: readonly unknown[], remember = true): { order: PathElement[]; byId: Map<string, unknown> } {
   const order: PathElement[] = [];
   const byId = new Map<string, unknown>();
   for (let i = 0; i < list.length; i++) {
-    const pe = listItemElement(t, i, list[i]);
+    const pe = listItemElement(t, i, list[i], remember);
     if (byId.has(pe.id)) continue;
     byId.set(pe.id, list[i]);
     order.push(pe);

@@ -4,6 +4,7 @@
 // docs/decisions/0002-stored-text-without-typemeta.md): a typed list body is then a plain string
 // join (kube-apiserver omits kind/apiVersion on items of built-in lists), and a single object or
 // a watch event only needs a constant prefix.
+import { managedFieldsText } from '../fieldmanager/managed-text';
 
 /** Field order of ObjectMeta as kube-apiserver writes it (Go struct order). */
 const META_ORDER = [
@@ -52,13 +53,32 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
 /** The stored form: metadata first (ordered), status last, no kind/apiVersion. */
 export function toStoredText(obj: Obj, resourceVersion?: string): string {
   const out: Obj = {};
-  out.metadata = orderedMetadata(obj.metadata ?? {}, resourceVersion);
+  const meta: Obj = obj.metadata ?? {};
+  out.metadata = orderedMetadata(meta, resourceVersion);
   for (const k of Object.keys(obj)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
     if (obj[k] !== undefined) out[k] = obj[k];
   }
   if (obj.status !== undefined) out.status = obj.status;
-  return JSON.stringify(out);
+  return withKnownManagedFields(out) ?? JSON.stringify(out);
+}
+
+/**
+ * JSON.stringify(out) with managedFields spliced in from the text the field manager remembered
+ * for the list (a create's fresh entries are costly to stringify); undefined when it has none,
+ * or when unusual metadata fields follow managedFields.
+ */
+function withKnownManagedFields(out: Obj): string | undefined {
+  const meta = out.metadata as Obj;
+  const mfText = managedFieldsText(meta.managedFields);
+  if (mfText === undefined) return undefined;
+  const keys = Object.keys(meta);
+  if (keys[keys.length - 1] !== 'managedFields') return undefined;
+  const { managedFields: _text, ...rest } = meta;
+  const metaText = JSON.stringify(rest);
+  const restText = JSON.stringify({ ...out, metadata: undefined });
+  const head = `{"metadata":${metaText.length > 2 ? `${metaText.slice(0, -1)},` : '{'}"managedFields":${mfText}}`;
+  return restText.length > 2 ? `${head},${restText.slice(1)}` : `${head}}`;
 }
 
 /** `{"kind":"K","apiVersion":"v",` — prepended to stored text to make a full object. */
