@@ -16,6 +16,8 @@ if (!Number.isInteger(OBJECTS) || OBJECTS <= 0) throw new Error('--objects needs
 /** `--creates-only`: print the create rows and stop (for iterating on the create path; writes no files). */
 const CREATES_ONLY = process.argv.includes('--creates-only');
 const SAMPLES = 300;
+/** Creates (and their T and P) per series: the VM's run-to-run noise is about the margin the target leaves. */
+const CREATE_SAMPLES = 600;
 /** Untimed requests of each kind before the timed blocks (the Node CRUD bench warms up with 300). */
 const WARMUP = 300;
 
@@ -78,7 +80,7 @@ async function main() {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   // Creates, T and P in alternating blocks, so that a change in machine load during the run (the
   // VM is shared) lands on all three series rather than on one.
-  const BLOCKS = 5;
+  const BLOCKS = 10;
   for (const [label, kind] of [['ConfigMap', 'cm'], ['Deployment', 'deploy']] as const) {
     const series = { create: [] as number[], t: [] as number[], p: [] as number[] };
     // Warm-up, as the Node bench does: the API's code reaches its optimised tiers and the worker's
@@ -88,11 +90,11 @@ async function main() {
     await timeFetches({ kind: 'idb-put', bytes: warmBytes }, WARMUP);
     let bytes = 0;
     for (let k = 0; k < BLOCKS; k++) {
-      const [, b, creates] = await timeFetches({ kind, prefix: `timed-${kind}-${k}` }, SAMPLES / BLOCKS);
+      const [, b, creates] = await timeFetches({ kind, prefix: `timed-${kind}-${k}` }, CREATE_SAMPLES / BLOCKS);
       bytes = b;
       series.create.push(...creates);
-      series.t.push(...(await timeFetches({ kind: `echo-${kind}`, bytes }, SAMPLES / BLOCKS))[2]);
-      series.p.push(...(await timeFetches({ kind: 'idb-put', bytes }, SAMPLES / BLOCKS))[2]);
+      series.t.push(...(await timeFetches({ kind: `echo-${kind}`, bytes }, CREATE_SAMPLES / BLOCKS))[2]);
+      series.p.push(...(await timeFetches({ kind: 'idb-put', bytes }, CREATE_SAMPLES / BLOCKS))[2]);
     }
     const [p50, t, p] = [median(series.create), median(series.t), median(series.p)];
     // For the record: the floor a bodiless GET of the same answer size would give.
