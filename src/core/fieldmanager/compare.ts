@@ -78,38 +78,15 @@ function node(pe: PathElement, lhs: unknown, rhs: unknown, t: TypeNode, out: Com
     else if (!deepEqual(lhs, rhs)) out.modified.insertMember(pe);
     return;
   }
-  if (lhs === undefined) {
-    // A new subtree (every field of a create): only additions, so one set instead of three.
-    out.added.attachChild(pe, addedSet(r, rhs));
-    out.added.insertMember(pe);
-    return;
-  }
+  // Creates take their own path (create-fields.ts); here a new subtree is rare enough to go
+  // through the same three sets as any change.
   const sub = emptyComparison();
   children(r, lhs, rhs, sub);
   out.added.attachChild(pe, sub.added);
   out.modified.attachChild(pe, sub.modified);
   out.removed.attachChild(pe, sub.removed);
-  if (rhs === undefined) out.removed.insertMember(pe);
-}
-
-/** What `node` records for a container absent on the left: every child as added (relative paths). */
-function addedSet(r: Container, rhs: unknown): FieldSet {
-  const added = new FieldSet();
-  if (r.kind === 'map') {
-    const rm = (rhs ?? {}) as Record<string, unknown>;
-    for (const k in rm) addedChild(added, fieldElement(k), rm[k], mapChild(r.type, k).type);
-    return added;
-  }
-  const elem = r.type.elem();
-  const ri = indexList(r.type, (rhs ?? []) as unknown[]);
-  for (const pe of ri.order) addedChild(added, pe, ri.byId.get(pe.id), elem);
-  return added;
-}
-
-function addedChild(added: FieldSet, pe: PathElement, v: unknown, t: TypeNode): void {
-  const c = containerOf(undefined, v, t);
-  if (c) added.attachChild(pe, addedSet(c, v));
-  added.insertMember(pe);
+  if (lhs === undefined) out.added.insertMember(pe);
+  else if (rhs === undefined) out.removed.insertMember(pe);
 }
 
 // Lists and maps that are empty (or null) on both sides are compared as leaves, which keeps the

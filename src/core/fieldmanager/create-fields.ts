@@ -83,7 +83,7 @@ function changed(pe: PathElement, lhs: unknown, rhs: unknown, t: TypeNode): Node
   return children.length > 0 ? { pe, member: false, children } : undefined;
 }
 
-/** compare's `addedSet`: every child of a container absent on the left, as a member. */
+/** What compare records for a container absent on the left: every child as added, as a member. */
 function addedLevel(r: Container, rhs: unknown): Node[] {
   const out: Node[] = [];
   if (r.kind === 'map') {

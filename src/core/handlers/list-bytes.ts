@@ -115,16 +115,12 @@ function sameRun(kept: readonly KV[], kvs: readonly KV[]): boolean {
 
 function buildPage(kvs: readonly KV[], version: string, text: (kv: KV) => string): KeptPage {
   const items = kvs.map((kv) => itemBytes(kv, version, text));
-  let size = items.length - 1;
-  for (const it of items) size += it.length;
-  const bytes = new Uint8Array(size);
+  const bytes = joinBytes('', items, '');
+  // Item i ends where its bytes do; one comma separates it from the next.
   const ends = new Uint32Array(items.length);
-  let at = 0;
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) bytes[at++] = COMMA;
-    bytes.set(items[i]!, at);
+  for (let i = 0, at = 0; i < items.length; i++) {
     at += items[i]!.length;
-    ends[i] = at;
+    ends[i] = at++;
   }
   // Copied: the caller's array may be the store's own slice, but a kept page must never change.
   return { version, kvs: kvs.slice(), bytes, ends };
