@@ -5,8 +5,10 @@
 //   from the v1 fields and annotations) and at v2beta2;
 // - EndpointSlice stored at discovery.k8s.io/v1, read at v1beta1 (topology, nodeName);
 // - CronJob batch/v1beta1 vs v1 (same fields: no converter at all, for reference);
-// - HPA v2 again over 600 objects round-robin: more revisions than the converted-text cache
-//   keeps (512), so nearly every GET converts — the cold path.
+// - HPA v2 again over 600 objects round-robin, each revision converted once (at its create);
+// - HPA v2 over 600 objects where every GET (of both series) follows an untimed PATCH through
+//   autoscaling/v1, so each GET is the first read of a new revision written at the storage
+//   version: the write converts it for the versions clients read (decision 0012).
 // Target: conversion adds <= 10% (ratio <= 1.10). Prints numbers only, asserts nothing.
 // Run alone: npx tsx bench/conversion.ts
 import type { Agent } from 'node:http';
@@ -78,8 +80,12 @@ interface Spec {
   create: [path: string, body: string];
   storage: string;
   converted: string;
-  /** Round-robin over this many copies named `<name>-<i>` (defeats the converted-text cache). */
+  /** Round-robin over this many copies named `<name>-<i>`. */
   copies?: number;
+  /** Name of the copies when not `bench-hpa` (copies of two cases must not collide). */
+  copyName?: string;
+  /** Before each GET, an untimed merge patch of the object through the storage path. */
+  writeFirst?: boolean;
 }
 
 const SPECS: Spec[] = [
@@ -102,11 +108,20 @@ const SPECS: Spec[] = [
     converted: `/apis/discovery.k8s.io/v1beta1/${NS}/endpointslices/bench-eps`,
   },
   {
-    name: 'HPA autoscaling/v2 vs v1, 600 objects (cache misses)',
+    name: 'HPA autoscaling/v2 vs v1, 600 objects',
     create: [`/apis/autoscaling/v2/${NS}/horizontalpodautoscalers`, hpaV2],
     storage: `/apis/autoscaling/v1/${NS}/horizontalpodautoscalers/bench-hpa`,
     converted: `/apis/autoscaling/v2/${NS}/horizontalpodautoscalers/bench-hpa`,
     copies: 600,
+  },
+  {
+    name: 'HPA autoscaling/v2 vs v1, 600 objects, each GET after a write through v1',
+    create: [`/apis/autoscaling/v2/${NS}/horizontalpodautoscalers`, hpaV2],
+    storage: `/apis/autoscaling/v1/${NS}/horizontalpodautoscalers/bench-hpw`,
+    converted: `/apis/autoscaling/v2/${NS}/horizontalpodautoscalers/bench-hpw`,
+    copies: 600,
+    copyName: 'bench-hpw',
+    writeFirst: true,
   },
   {
     name: 'CronJob batch/v1beta1 vs v1 (no converter)',
@@ -134,6 +149,35 @@ async function interleaved(samples: number, a: () => Promise<unknown>, b: () => 
   return [as, bs];
 }
 
+/**
+ * As interleaved, but each timed GET follows an untimed write of the object it reads (the
+ * series' next index), so every sample reads a revision no GET has seen.
+ */
+async function timedAfterWrite(
+  samples: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  write: (i: number) => Promise<void>,
+  nextA: () => number,
+  nextB: () => number,
+  blocks = 10,
+): Promise<[number[], number[]]> {
+  const as: number[] = [];
+  const bs: number[] = [];
+  const per = Math.ceil(samples / blocks);
+  const one = async (get: () => Promise<unknown>, next: () => number, into: number[]) => {
+    await write(next());
+    const t0 = performance.now();
+    await get();
+    into.push(performance.now() - t0);
+  };
+  for (let k = 0; k < blocks; k++) {
+    for (let i = 0; i < per; i++) await one(a, nextA, as);
+    for (let i = 0; i < per; i++) await one(b, nextB, bs);
+  }
+  return [as, bs];
+}
+
 export async function runConversionBench(opts: ConversionOptions = {}): Promise<ConversionResult> {
   const samples = opts.samples ?? 2000;
   const warmup = opts.warmup ?? 300;
@@ -146,18 +190,28 @@ export async function runConversionBench(opts: ConversionOptions = {}): Promise<
       const [path, body] = spec.create;
       const copies = spec.copies ?? 0;
       for (let i = 0; i < (body ? Math.max(copies, 1) : 0); i++) {
-        const text = copies ? body.replace('"bench-hpa"', `"bench-hpa-${i}"`) : body;
+        const text = copies ? body.replace('"bench-hpa"', `"${spec.copyName ?? 'bench-hpa'}-${i}"`) : body;
         const created = await hit(agent, host.url, 'POST', path, text, true);
         if (created.status !== 201) throw new Error(`create for ${spec.name}: HTTP ${created.status} ${created.body.slice(0, 300)}`);
       }
       let si = 0;
       let ci = 0;
-      const storage = () => getOk(agent, host.url, copies ? `${spec.storage}-${si++ % copies}` : spec.storage);
-      const converted = () => getOk(agent, host.url, copies ? `${spec.converted}-${ci++ % copies}` : spec.converted);
+      let mark = 0;
+      const write = async (i: number) => {
+        const patch = JSON.stringify({ metadata: { labels: { mark: String(mark++) } } });
+        const r = await hit(agent, host.url, 'PATCH', `${spec.storage}-${i}`, patch, 64, 'application/merge-patch+json');
+        if (r.status !== 200) throw new Error(`PATCH for ${spec.name}: HTTP ${r.status} ${r.body}`);
+      };
+      const series = (path: string, next: () => number) =>
+        copies ? () => getOk(agent, host.url, `${path}-${next() % copies}`) : () => getOk(agent, host.url, path);
+      const storage = series(spec.storage, () => si++);
+      const converted = series(spec.converted, () => ci++);
       const bytes = await converted();
       await sequential(warmup, storage);
       await sequential(warmup, converted);
-      const [s, c] = await interleaved(samples, storage, converted);
+      const [s, c] = spec.writeFirst
+        ? await timedAfterWrite(samples, storage, converted, write, () => si % copies, () => ci % copies)
+        : await interleaved(samples, storage, converted);
       cases.push({ name: spec.name, bytes, storageP50: quantile(s, 0.5), convertedP50: quantile(c, 0.5) });
     }
     return { cases };

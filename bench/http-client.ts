@@ -16,11 +16,11 @@ export function makeAgent(sockets: number): Agent {
  * One request. `keepBody`: true keeps the whole body as text; a number keeps only that many
  * leading bytes (all bytes are still read and counted), for clients that need just the head.
  */
-export function hit(agent: Agent, base: string, method: string, path: string, body?: string, keepBody: boolean | number = false): Promise<Hit> {
+export function hit(agent: Agent, base: string, method: string, path: string, body?: string, keepBody: boolean | number = false, contentType = 'application/json'): Promise<Hit> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] = contentType;
       headers['Content-Length'] = String(Buffer.byteLength(body));
     }
     const req = request(base + path, { method, agent, headers }, (res) => {

@@ -3,6 +3,7 @@
 import type { ResourceInfo } from './types';
 import { strategyFor, type Strategy } from './strategy';
 import { codecFor, storageKeyPrefix, type VersionCodec } from './conversion';
+import { ConvertedTexts } from './converted-texts';
 
 export interface ServedResource {
   info: ResourceInfo;
@@ -15,6 +16,8 @@ export interface ServedResource {
   codec?: VersionCodec;
 }
 
+const NO_CODECS: readonly VersionCodec[] = [];
+
 function gvrKey(group: string, version: string, resource: string): string {
   return `${group}/${version}/${resource}`;
 }
@@ -25,6 +28,10 @@ export function apiVersionOf(group: string, version: string): string {
 
 export class Catalog {
   private byGVR = new Map<string, ServedResource>();
+  /** The codecs of every served version sharing a storage key prefix (see conversion.ts). */
+  private codecsByPrefix = new Map<string, VersionCodec[]>();
+  /** One budget for every codec's converted texts, kept across rebuilds. */
+  private readonly convertedTexts = new ConvertedTexts();
   private groupVersions = new Set<string>();
   private builtins: ResourceInfo[];
   /** Built-ins switched on (--runtime-config); every built-in by default. */
@@ -42,15 +49,23 @@ export class Catalog {
   private rebuild(): void {
     this.last = undefined;
     this.byGVR.clear();
+    this.codecsByPrefix.clear();
     this.groupVersions.clear();
     for (const info of this.all()) {
+      const keyPrefix = storageKeyPrefix(info);
+      const codec = codecFor(info, this.convertedTexts);
       this.byGVR.set(gvrKey(info.group, info.version, info.resource), {
         info,
         strategy: strategyFor(info),
         apiVersion: apiVersionOf(info.group, info.version),
-        keyPrefix: storageKeyPrefix(info),
-        codec: codecFor(info),
+        keyPrefix,
+        codec,
       });
+      if (codec) {
+        const shared = this.codecsByPrefix.get(keyPrefix);
+        if (shared) shared.push(codec);
+        else this.codecsByPrefix.set(keyPrefix, [codec]);
+      }
       this.groupVersions.add(`${info.group}/${info.version}`);
     }
     this.generation++;
@@ -70,6 +85,11 @@ export class Catalog {
     const found = this.byGVR.get(gvrKey(group, version, resource));
     this.last = { group, version, resource, found };
     return found;
+  }
+
+  /** Codecs of the served versions stored under `keyPrefix` (none for most resources). */
+  codecsAt(keyPrefix: string): readonly VersionCodec[] {
+    return this.codecsByPrefix.get(keyPrefix) ?? NO_CODECS;
   }
 
   hasGroupVersion(group: string, version: string): boolean {

@@ -8,6 +8,7 @@ import { managedFieldsSpan } from './managed-fields-span';
 import type { ResourceInfo } from './types';
 import type { KV } from '../storage/types';
 import { toStoredText, type Obj } from './objects';
+import { ConvertedTexts } from './converted-texts';
 
 export interface VersionCodec {
   /** The group/version objects are stored at (`v1` for core). */
@@ -18,6 +19,10 @@ export interface VersionCodec {
   toServed(storedText: string): Obj;
   /** A served-version object as the storage version's object (kind/apiVersion of storage). */
   toStorage(obj: Obj): Obj;
+  /** Whether clients read this version within the last IN_USE_MS (toServedText marks a read). */
+  inUse(now: number): boolean;
+  /** Converts and keeps a stored text's served form without counting as a read. */
+  prepare(storedText: string): void;
 }
 
 function apiVersionOf(group: string, version: string): string {
@@ -56,32 +61,52 @@ export function convertStoredText(kind: string, storedText: string, storage: str
   return converted.slice(0, valueAt) + storedText.slice(span.start, span.end) + converted.slice(valueAt + MANAGED_FIELDS_STAND_IN.length);
 }
 
-/** Converted texts kept per codec: watch fan-out and repeated reads convert each revision once. */
-const CACHE_LIMIT = 512;
+/**
+ * How long a served version counts as in use after its last read: writes convert each new
+ * revision for the versions in use, so reads find it converted (decision 0012).
+ */
+export const IN_USE_MS = 5 * 60_000;
 
 /** The codec of a served version, or undefined when it reads stored text as is. */
-export function codecFor(info: ResourceInfo): VersionCodec | undefined {
+export function codecFor(info: ResourceInfo, texts: ConvertedTexts = new ConvertedTexts()): VersionCodec | undefined {
   if (info.custom || !info.storageVersion) return undefined;
   const served = apiVersionOf(info.group, info.version);
   const storage = info.storageVersion;
   const kind = info.kind;
   if (!needsConversion(kind, storage, served)) return undefined;
   const cache = new Map<string, string>();
-  const toServedText = (storedText: string): string => {
+  let lastUse = -Infinity;
+  const converted = (storedText: string): string => {
     let text = cache.get(storedText);
     if (text === undefined) {
       text = convertStoredText(kind, storedText, storage, served);
-      if (cache.size >= CACHE_LIMIT) cache.clear();
-      cache.set(storedText, text);
+      texts.add(cache, storedText, text);
     }
     return text;
+  };
+  const toServedText = (storedText: string): string => {
+    lastUse = Date.now();
+    return converted(storedText);
   };
   return {
     storageApiVersion: storage,
     toServedText,
     toServed: (storedText) => ({ kind, apiVersion: served, ...(JSON.parse(toServedText(storedText)) as Obj) }),
     toStorage: (obj) => convert({ ...obj, kind, apiVersion: served }, served, storage) as Obj,
+    inUse: (now) => now - lastUse < IN_USE_MS,
+    prepare: (storedText) => void converted(storedText),
   };
+}
+
+/**
+ * After a write: converts the new revision's text for every other served version of the
+ * resource that clients read lately, so their next GET, list page or watch event finds it ready
+ * instead of converting on the read path.
+ */
+export function prepareServedTexts(codecs: readonly VersionCodec[], storedText: string): void {
+  if (codecs.length === 0) return;
+  const now = Date.now();
+  for (const codec of codecs) if (codec.inUse(now)) codec.prepare(storedText);
 }
 
 interface Convertible {

@@ -7,7 +7,7 @@ import { hooksFor, type RegistryContext } from './context';
 import { newUid, randomSuffix, rfc3339, storedTextTemplate, type Obj } from './objects';
 import { rulesFor } from './validation';
 import { trackWrite, type FieldOwner } from './managed-fields';
-import { storageForm } from './conversion';
+import { prepareServedTexts, storageForm } from './conversion';
 import type { AdmissionAttributes } from '../admission/attributes';
 import { checkNamespace, checkSize, mapStorageError, requireObject, setNamespace, validateWrite, webhooksFor, type WriteResult } from './store-common';
 
@@ -76,6 +76,7 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
     throw mapStorageError(err, r, meta.name);
   }
   reservation?.commit?.();
+  prepareServedTexts(ctx.catalog.codecsAt(r.keyPrefix), kv.value);
   meta.resourceVersion = String(kv.modRev);
   await hooks?.afterCreate?.(ctx, r, obj);
   return { obj, text: kv.value, created: true, changed: true };

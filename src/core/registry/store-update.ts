@@ -12,6 +12,7 @@ import { updateWithWebhooks } from '../admission/webhooks/guaranteed-update';
 import { mapStorageError, webhooksFor, type WriteResult } from './store-common';
 import { createObject } from './store-create';
 import { UpdateAttempt } from './store-update-steps';
+import { prepareServedTexts } from './conversion';
 
 export interface UpdateOptions {
   dryRun: boolean;
@@ -83,6 +84,7 @@ export async function updateObject(
   if (res.kv && res.changed) attempt.reservation?.commit?.();
   else attempt.reservation?.undo();
   if (res.kv && res.changed) {
+    prepareServedTexts(ctx.catalog.codecsAt(r.keyPrefix), res.kv.value);
     obj.metadata.resourceVersion = String(res.kv.modRev);
     await hooks?.afterUpdate?.(ctx, r, obj, old);
     return { obj, text: res.kv.value, changed: true };
