@@ -27,11 +27,11 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** Builds the site for `base` and serves it. */
-export async function buildAndServe(base = '/'): Promise<Site> {
+/** Builds the site for `base` and serves it (`isolated`: cross-origin isolated, see serve-static.mjs). */
+export async function buildAndServe(base = '/', opts: { isolated?: boolean } = {}): Promise<Site> {
   const dir = await mkdtemp(join(tmpdir(), 'kube-playground-site-'));
   await build({ root: REPO_ROOT, configFile: join(REPO_ROOT, 'vite.config.ts'), base, logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
-  const server = (await startStaticServer({ dir, base })) as { url: string; close(): Promise<void> };
+  const server = (await startStaticServer({ dir, base, isolated: opts.isolated })) as { url: string; close(): Promise<void> };
   return {
     url: server.url,
     dir,

@@ -29,10 +29,13 @@ function goTypeName(node: JsonNode): string {
   return typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : 'bool';
 }
 
+/** One decoder for every body (decode() without `stream` keeps no state between calls). */
+const UTF8 = new TextDecoder();
+
 /** Decode UTF-8 bytes the way Go sees them (invalid sequences become U+FFFD). */
 export function bodyText(body: Uint8Array | readonly Uint8Array[] | string | undefined): string {
   if (body === undefined) return '';
-  return typeof body === 'string' ? body : new TextDecoder().decode(bodyBytes(body));
+  return typeof body === 'string' ? body : UTF8.decode(bodyBytes(body));
 }
 
 /**

@@ -47,7 +47,11 @@ export class KeyIndex {
 
   /** Number of current keys that start with `prefix`. */
   count(prefix: string): number {
-    return this.sorted.rank(this.prefixEnd(prefix)) - this.sorted.rank(this.sorted.seek((k) => k < prefix));
+    const start = this.sorted.seek((k) => k < prefix);
+    // Most counts are admission checks of prefixes that hold nothing (quotas, webhook
+    // configurations): one seek answers them, without walking the chunks for two ranks.
+    if (!this.sorted.at(start)?.key.startsWith(prefix)) return 0;
+    return this.sorted.rank(this.prefixEnd(prefix)) - this.sorted.rank(start);
   }
 
   /**

@@ -78,6 +78,11 @@ export class SortedEntries<T extends { readonly key: string }> {
     return { chunk: c, offset: lowerBound(this.chunks[c]!, before) };
   }
 
+  /** The entry at the position, if any. */
+  at(pos: EntryPosition): T | undefined {
+    return this.chunks[pos.chunk]?.[pos.offset];
+  }
+
   /** Number of entries before the position. O(number of chunks). */
   rank(pos: EntryPosition): number {
     let n = 0;

@@ -52,12 +52,17 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
   const observed = (backend: KvBackend): KvBackend => ({
     ...backend,
     name: backend.name,
-    async commit(batch) {
-      try {
-        await backend.commit(batch);
-      } catch (error) {
+    commit(batch) {
+      const remember = (error: unknown): never => {
         storageError = describe(error);
         throw error;
+      };
+      // The backend's own promise, observed on its failure path only: no extra async step
+      // between the transaction's completion and the waiting writes.
+      try {
+        return backend.commit(batch)?.catch(remember);
+      } catch (error) {
+        return remember(error);
       }
     },
   });

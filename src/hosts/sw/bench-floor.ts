@@ -3,6 +3,7 @@
 // same bytes (P), timed inside the worker. A separate database keeps them away from the cluster.
 
 import { IDB_DURABILITY } from '../../backends/idb/idb-backend';
+import { toResponse } from './fetch-adapter';
 
 const BENCH_DB = 'kube-playground-bench';
 let db: Promise<IDBDatabase> | undefined;
@@ -31,11 +32,11 @@ function run(mode: IDBTransactionMode, op: (store: IDBObjectStore) => IDBRequest
   );
 }
 
-const ECHO_HEADERS: Array<[string, string]> = [
-  ['Audit-Id', '00000000-0000-4000-8000-000000000000'],
-  ['Cache-Control', 'no-cache, private'],
-  ['Content-Type', 'application/json'],
-];
+const ECHO_HEADERS: Record<string, string> = {
+  'Audit-Id': '00000000-0000-4000-8000-000000000000',
+  'Cache-Control': 'no-cache, private',
+  'Content-Type': 'application/json',
+};
 
 /** `echo?bytes=N[&status=201]` (any method; a request body is read), `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */
 export async function benchFloor(action: string, search: URLSearchParams, request?: Request): Promise<Response | undefined> {
@@ -47,7 +48,9 @@ export async function benchFloor(action: string, search: URLSearchParams, reques
     const status = Number(search.get('status') ?? '200');
     // A create's body is read, as the API reads it (the Node floor server does the same).
     if (request && request.method !== 'GET' && request.method !== 'HEAD') await request.arrayBuffer();
-    return new Response('x'.repeat(bytes), { status, headers: ECHO_HEADERS });
+    // Through the API's own adapter, so T carries its body the way the API's answers do (a
+    // one-chunk stream, see fetch-adapter.ts): T is the transport, whatever the transport is.
+    return toResponse({ status, headers: ECHO_HEADERS, body: 'x'.repeat(bytes) }).response;
   }
   if (action === 'bench/idb-put') {
     const value = 'x'.repeat(bytes);

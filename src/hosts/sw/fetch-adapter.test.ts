@@ -30,6 +30,13 @@ describe('toResponse', () => {
     expect(await response.text()).toBe('{"items":[{"a":"é"},{"b":2}]}\n');
   });
 
+  it('answers byte and empty fixed bodies as streams', async () => {
+    const bytes = toResponse({ status: 200, headers: {}, body: new TextEncoder().encode('{"é":1}') });
+    expect(bytes.done).toBeUndefined();
+    expect(await bytes.response.text()).toBe('{"é":1}');
+    expect(await toResponse({ status: 200, headers: {}, body: '' }).response.text()).toBe('');
+  });
+
   it('gives null-body statuses no body', async () => {
     const { response } = toResponse({ status: 204, headers: {}, body: 'ignored' });
     expect(response.body).toBeNull();

@@ -78,7 +78,7 @@ async function answer(event: FetchEventLike, path: string, search: string): Prom
     const server = await runtime.server();
     const { response, done } = toResponse(await server.handle(apiReq));
     // Keeps the worker alive while a watch streams; watches end before the browser's event limit.
-    event.waitUntil(done);
+    if (done) event.waitUntil(done);
     return response;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
