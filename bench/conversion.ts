@@ -137,43 +137,33 @@ async function getOk(agent: Agent, base: string, path: string): Promise<number> 
   return r.bytes;
 }
 
-/** Two latency series in alternating blocks (this VM is shared). */
-async function interleaved(samples: number, a: () => Promise<unknown>, b: () => Promise<unknown>, blocks = 10): Promise<[number[], number[]]> {
-  const as: number[] = [];
-  const bs: number[] = [];
-  const per = Math.ceil(samples / blocks);
-  for (let k = 0; k < blocks; k++) {
-    as.push(...(await sequential(per, a)));
-    bs.push(...(await sequential(per, b)));
-  }
-  return [as, bs];
+/** Untimed steps run before each sample of one series (e.g. a write of the object it reads). */
+interface Before {
+  a: () => Promise<unknown>;
+  b: () => Promise<unknown>;
 }
 
-/**
- * As interleaved, but each timed GET follows an untimed write of the object it reads (the
- * series' next index), so every sample reads a revision no GET has seen.
- */
-async function timedAfterWrite(
-  samples: number,
-  a: () => Promise<unknown>,
-  b: () => Promise<unknown>,
-  write: (i: number) => Promise<void>,
-  nextA: () => number,
-  nextB: () => number,
-  blocks = 10,
-): Promise<[number[], number[]]> {
+/** `n` timed runs of `op`, each after an untimed `before` when given. */
+async function timed(n: number, op: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<number[]> {
+  if (!before) return sequential(n, op);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    await before();
+    const t0 = performance.now();
+    await op();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+/** Two latency series in alternating blocks (this VM is shared). */
+async function interleaved(samples: number, a: () => Promise<unknown>, b: () => Promise<unknown>, before?: Before, blocks = 10): Promise<[number[], number[]]> {
   const as: number[] = [];
   const bs: number[] = [];
   const per = Math.ceil(samples / blocks);
-  const one = async (get: () => Promise<unknown>, next: () => number, into: number[]) => {
-    await write(next());
-    const t0 = performance.now();
-    await get();
-    into.push(performance.now() - t0);
-  };
   for (let k = 0; k < blocks; k++) {
-    for (let i = 0; i < per; i++) await one(a, nextA, as);
-    for (let i = 0; i < per; i++) await one(b, nextB, bs);
+    as.push(...(await timed(per, a, before?.a)));
+    bs.push(...(await timed(per, b, before?.b)));
   }
   return [as, bs];
 }
@@ -209,9 +199,10 @@ export async function runConversionBench(opts: ConversionOptions = {}): Promise<
       const bytes = await converted();
       await sequential(warmup, storage);
       await sequential(warmup, converted);
-      const [s, c] = spec.writeFirst
-        ? await timedAfterWrite(samples, storage, converted, write, () => si % copies, () => ci % copies)
-        : await interleaved(samples, storage, converted);
+      // With writeFirst, each GET reads a revision no GET has seen: the series' next object is
+      // written just before it is read.
+      const before = spec.writeFirst ? { a: () => write(si % copies), b: () => write(ci % copies) } : undefined;
+      const [s, c] = await interleaved(samples, storage, converted, before);
       cases.push({ name: spec.name, bytes, storageP50: quantile(s, 0.5), convertedP50: quantile(c, 0.5) });
     }
     return { cases };

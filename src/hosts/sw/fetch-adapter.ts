@@ -76,7 +76,6 @@ function fixedStream(body: string | Uint8Array | readonly Uint8Array[]): Readabl
 
 /** Wraps the core's push stream in a ReadableStream of bytes. */
 export function readableFrom(source: ApiStream): { stream: ReadableStream<Uint8Array>; done: Promise<void> } {
-  const encoder = new TextEncoder();
   let finished = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -92,7 +91,7 @@ export function readableFrom(source: ApiStream): { stream: ReadableStream<Uint8A
         source.start({
           write(chunk) {
             if (finished) return false;
-            controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+            controller.enqueue(typeof chunk === 'string' ? ENCODER.encode(chunk) : chunk);
             return (controller.desiredSize ?? 0) > 0;
           },
           end() {
