@@ -47,6 +47,14 @@ const SCHEMA_VERSION = 2;
  */
 export const IDB_DURABILITY = { durability: 'relaxed' } as const;
 
+/**
+ * A readwrite transaction costs Chromium about three times one put of a 1 kB value (~200 vs ~60
+ * µs of CPU across the worker, the browser's IO thread and its IndexedDB thread). So while three
+ * or more write requests are in progress, a batch waits up to 2 ms for more writes to share its
+ * transaction (decision 0013); a lone writer never waits.
+ */
+const COMMIT_DELAY = { ms: 2, minWriters: 3 };
+
 export interface IdbBackendOptions {
   dbName: string;
   /** Defaults to the global indexedDB (tests pass fake-indexeddb's). */
@@ -70,6 +78,7 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
 
   return {
     name: 'indexeddb',
+    commitDelay: COMMIT_DELAY,
 
     async open(): Promise<BackendState> {
       return guard('open', async () => {

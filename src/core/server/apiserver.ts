@@ -28,10 +28,14 @@ import { parseRequest } from './requestinfo';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
   const backend = opts.backend ?? createMemoryBackend();
-  const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen });
+  // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
+  let activeWriters = 0;
+  const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen, activeWriters: () => activeWriters });
   const catalog = new Catalog([...builtinResources]);
   const serving = configureServing(catalog, builtinResources, opts);
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);
@@ -150,10 +154,13 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     revision: () => mvcc.revision,
     handle(req: ApiRequest): Promise<ApiResponse> {
       if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());
-      return startBootstrap().then(
+      const served = startBootstrap().then(
         () => serve(req),
         () => serve(req),
       );
+      if (!WRITE_METHODS.has(req.method)) return served;
+      activeWriters++;
+      return served.finally(() => activeWriters--);
     },
     beginShutdown() {
       shuttingDown = true;

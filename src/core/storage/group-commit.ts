@@ -5,6 +5,11 @@
 // flushed as soon as the in-flight one settles: commits never overlap, so they land in revision
 // order.
 //
+// Commit delay: a backend whose commits have a high fixed cost (an IndexedDB transaction costs
+// about three times a put of a 1 kB value) may ask that, while several write requests are in
+// progress, a batch wait a moment for the others to join it — PostgreSQL's commit_delay, which
+// applies only while commit_siblings other transactions are active. A lone writer never waits.
+//
 // A write's callback saw the queued state (in-flight batch included). So when a commit fails,
 // the queued batch, which may build on it, fails too: every pending write is rejected with
 // StorageError('Backend') and the committed state is left exactly as it was.
@@ -34,12 +39,27 @@ export interface CommitSink {
   compactRevision(): number;
 }
 
+/** When a batch waits for more writes (see the header). */
+export interface CommitDelay {
+  /** How long a batch may wait. */
+  ms: number;
+  /** Wait only while at least this many write requests are in progress (the batch's own included). */
+  minWriters: number;
+  /** Write requests in progress now. */
+  activeWriters(): number;
+}
+
 export class GroupCommit {
   private queued: PendingBatch | undefined;
   private inFlight: PendingBatch | undefined;
   private idleWaiters: Array<() => void> = [];
+  /** The commit delay's timer while the queued batch waits. */
+  private delayTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly sink: CommitSink) {}
+  constructor(
+    private readonly sink: CommitSink,
+    private readonly delay?: CommitDelay,
+  ) {}
 
   /**
    * The newest queued state of `key`: KV, null when a queued write deletes it, undefined when no
@@ -64,7 +84,14 @@ export class GroupCommit {
     batch.writes.set(key, state);
     batch.events.push(event);
     batch.revision = event.rev;
-    return new Promise((resolve, reject) => batch.waiters.push({ result, resolve, reject }));
+    const settled = new Promise<UpdateResult>((resolve, reject) => batch.waiters.push({ result, resolve, reject }));
+    // Every writer in progress has joined: nothing left to wait for.
+    if (this.delayTimer !== undefined && batch.waiters.length >= this.delay!.activeWriters()) {
+      clearTimeout(this.delayTimer);
+      this.delayTimer = undefined;
+      queueMicrotask(this.flush);
+    }
+    return settled;
   }
 
   /** Settles together with `batch` without writing (a `none` that read queued state). */
@@ -81,12 +108,22 @@ export class GroupCommit {
   private openBatch(): PendingBatch {
     if (!this.queued) {
       this.queued = new PendingBatch();
-      if (!this.inFlight) queueMicrotask(this.flush);
+      if (!this.inFlight) this.schedule(false);
     }
     return this.queued;
   }
 
+  /** Flushes the queued batch: after the commit delay while enough writers are active, else now or on a microtask. */
+  private schedule(now: boolean): void {
+    const delay = this.delay;
+    if (delay && delay.activeWriters() >= delay.minWriters) this.delayTimer = setTimeout(this.flush, delay.ms);
+    else if (now) this.flush();
+    else queueMicrotask(this.flush);
+  }
+
   private readonly flush = (): void => {
+    if (this.delayTimer !== undefined) clearTimeout(this.delayTimer);
+    this.delayTimer = undefined;
     const batch = this.queued;
     if (!batch || this.inFlight) return;
     this.queued = undefined;
@@ -109,7 +146,7 @@ export class GroupCommit {
     this.inFlight = undefined;
     this.sink.applied(batch);
     for (const w of batch.waiters) w.resolve(w.result);
-    if (this.queued) this.flush();
+    if (this.queued) this.schedule(true);
     else this.notifyIdle();
   }
 

@@ -2,7 +2,7 @@
 // front of a KvBackend, a history window for past reads and watch replay, and group commit.
 // See key-index.ts, history.ts, range.ts, watch-hub.ts and group-commit.ts for the parts.
 
-import { GroupCommit, type PendingBatch } from './group-commit';
+import { GroupCommit, type CommitDelay, type PendingBatch } from './group-commit';
 import { HistoryWindow } from './history';
 import { KeyIndex } from './key-index';
 import { rangeCurrent, rangePast } from './range';
@@ -38,6 +38,8 @@ export interface MvccOptions {
    * layer keeps its own bounded per-watcher queue, so the store does not use it.
    */
   watchQueueLimit?: number;
+  /** Write requests in progress, counted by the API server: a backend's commitDelay applies only with it. */
+  activeWriters?: () => number;
 }
 
 const DEFAULT_WINDOW_MS = 5 * 60 * 1000;
@@ -46,7 +48,8 @@ export async function openMvccStore(backend: KvBackend, opts: MvccOptions = {}):
   const now = opts.now ?? (() => Date.now());
   const openFull = async (): Promise<MvccStore> => {
     const loaded = await loadState(backend, now());
-    return new Store(backend, loaded.index, loaded.history, loaded.revision, opts.historyWindowMs ?? DEFAULT_WINDOW_MS, now);
+    const delay = backend.commitDelay && opts.activeWriters ? { ...backend.commitDelay, activeWriters: opts.activeWriters } : undefined;
+    return new Store(backend, loaded.index, loaded.history, loaded.revision, opts.historyWindowMs ?? DEFAULT_WINDOW_MS, now, delay);
   };
   if (!opts.lazy || !backend.openHead) return openFull();
   let head;
@@ -81,6 +84,7 @@ class Store implements MvccStore {
     revision: number,
     private readonly windowMs: number,
     private readonly now: () => number,
+    delay?: CommitDelay,
   ) {
     this.backendName = backend.name;
     this.committedRev = revision;
@@ -90,7 +94,7 @@ class Store implements MvccStore {
       commit: (batch) => backend.commit(batch),
       applied: (batch) => this.apply(batch),
       compactRevision: () => this.history.compactRevision,
-    });
+    }, delay);
     // Compaction is cheap (drops a leading run of events); a few runs per window are enough.
     const period = Math.min(Math.max(windowMs / 4, 1000), 60_000);
     const timer = setInterval(() => this.compact(), period);

@@ -180,6 +180,11 @@ export interface KvBackend {
   readPrefix(prefix: string): Promise<Array<[string, string]>>;
   /** Persist a batch atomically. A synchronous backend may return void. */
   commit(batch: CommitBatch): Promise<void> | void;
+  /**
+   * For backends whose commits have a high fixed cost: how long a batch may wait for more
+   * writes while at least `minWriters` write requests are in progress (see group-commit.ts).
+   */
+  readonly commitDelay?: { ms: number; minWriters: number };
   healthy(): Promise<boolean>;
   close(): Promise<void>;
 }
