@@ -1,7 +1,7 @@
 // The API server: one object, host-free. Hosts call createApiServer once and then handle() per
 // request. Everything else in src/core hangs off this.
 import type { ApiRequest, ApiResponse } from './types';
-import type { KvBackend } from './storage/types';
+import type { BackendState, KvBackend } from './storage/types';
 import type { AuthorizationMode } from './auth/access';
 import type { AuthenticationOptions } from './server/authn';
 import type { AuditLog } from './server/audit';
@@ -52,6 +52,11 @@ export interface ApiServer {
   readonly audit?: AuditLog;
   /** The store's newest revision, for a host's status display: no request, no audit event (absent in test doubles). */
   revision?(): number;
+  /**
+   * The store's whole state (objects, revisions, history window) for seeding another backend: a
+   * host whose durable storage fails goes on in memory without renumbering anything.
+   */
+  snapshot?(): Promise<BackendState>;
 }
 
 export { createApiServer } from './server/apiserver';

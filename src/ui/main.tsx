@@ -2,7 +2,7 @@
 // The page for the browser host: a bar saying whether the API is up and where its state lives
 // (persistent IndexedDB or in-memory fallback), storage errors and export/import/reset, then the
 // playground UI once the worker answers. Tests reach the host through `window.kubePlayground`.
-import { StrictMode, useEffect, useState } from 'react';
+import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
 import { adminCall, connectWorker, hostRevision, hostStatus } from '../hosts/sw/page-client';
@@ -15,15 +15,27 @@ const REVISION_POLL_MS = 2000;
 const ready = connectWorker(BASE);
 (window as unknown as { kubePlayground: unknown }).kubePlayground = { base: BASE, ready };
 
-function StatusLine({ status, error }: { status?: HostStatus; error?: string }) {
+type StorageState = Pick<HostStatus, 'mode' | 'storageError'>;
+
+function StatusLine({ status, error, onStorage, continueInMemory }: { status?: HostStatus; error?: string; onStorage: (s: StorageState) => void; continueInMemory: () => void }) {
   if (error) return <p role="alert" className="error">API unavailable: {error}</p>;
   if (!status) return <p aria-busy="true">Starting the API…</p>;
   return (
     <>
       <p data-testid="status" className="host-status">
-        API ready · storage: <strong data-testid="mode">{status.mode === 'persistent' ? 'persistent (IndexedDB)' : 'in memory — not persistent'}</strong> · revision <LiveRevision initial={status.revision} />
+        API ready · storage: <strong data-testid="mode">{status.mode === 'persistent' ? 'persistent (IndexedDB)' : 'in memory — not persistent'}</strong> · revision <LiveRevision initial={status.revision} storage={status} onStorage={onStorage} />
       </p>
-      {status.storageError && <p role="alert" className="error">Storage problem: {status.storageError}</p>}
+      {status.storageError && (
+        <p role="alert" className="error" data-testid="storage-error">
+          Storage problem: {status.storageError}
+          {status.mode === 'persistent' && (
+            // Writes fail until storage has room again; going on in memory keeps every object.
+            <button type="button" onClick={continueInMemory}>
+              Continue in memory (not persistent)
+            </button>
+          )}
+        </p>
+      )}
     </>
   );
 }
@@ -31,16 +43,25 @@ function StatusLine({ status, error }: { status?: HostStatus; error?: string }) 
 /**
  * The store's revision, kept current: writes from this tab, other tabs and kubectl-style clients
  * all move it. Its own state, so a poll re-renders only this text; applied through the page's
- * frame scheduler, so it joins the frame's one React commit instead of adding another.
+ * frame scheduler, so it joins the frame's one React commit instead of adding another. The same
+ * poll reports a storage failure (a full quota) or a change of storage mode to the bar.
  */
-function LiveRevision({ initial }: { initial: string }) {
+function LiveRevision({ initial, storage, onStorage }: { initial: string; storage: StorageState; onStorage: (s: StorageState) => void }) {
   const [revision, setRevision] = useState(initial);
   useEffect(() => setRevision(initial), [initial]);
+  // The poll's callback reads the latest shown state without restarting the timer.
+  const shown = useRef({ storage, onStorage });
+  shown.current = { storage, onStorage };
   useEffect(() => {
     const timer = setInterval(() => {
       if (document.visibilityState !== 'visible') return;
       hostRevision(BASE).then(
-        (next) => scheduleInFrame(() => setRevision(next)),
+        (next) =>
+          scheduleInFrame(() => {
+            setRevision(next.revision);
+            const { storage: was, onStorage: report } = shown.current;
+            if (next.mode !== was.mode || next.storageError !== was.storageError) report({ mode: next.mode, storageError: next.storageError });
+          }),
         // The next poll tries again; failed API requests are shown where they are made.
         () => undefined,
       );
@@ -57,6 +78,14 @@ function App() {
   useEffect(() => {
     ready.then(setStatus, (e: Error) => setError(e.message));
   }, []);
+  const onStorage = (storage: StorageState) => setStatus((s) => (s ? { ...s, ...storage } : s));
+  const continueInMemory = async () => {
+    try {
+      setStatus((await adminCall(BASE, 'memory')) as HostStatus);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
   const reset = async () => {
     if (confirm('Delete every object and start an empty cluster?')) setStatus((await adminCall(BASE, 'reset')) as HostStatus);
   };
@@ -69,7 +98,7 @@ function App() {
   return (
     <div className="page">
       <div className="host-bar" role="region" aria-label="Browser host">
-        <StatusLine status={status} error={error} />
+        <StatusLine status={status} error={error} onStorage={onStorage} continueInMemory={() => void continueInMemory()} />
         <a href={`${BASE}__playground/export`} download="cluster.yaml">Export (YAML)</a>
         <label>Import <input type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target.files?.[0])} /></label>
         <button type="button" onClick={() => void reset()}>Reset cluster</button>

@@ -7,16 +7,25 @@
 // no-op), a store closed and reopened over the same backend instance resumes with the same index,
 // revision and history, exactly like the IndexedDB backend; a fresh backend opens empty.
 // Nothing is kept in key order: readPrefix sorts on demand, and it only runs when a store opens.
+// A seed (a store's snapshot, see storage/snapshot.ts) starts it with that state instead of empty.
 
 import type { BackendState, CommitBatch, IndexRecord, KvBackend, StoreEvent } from '../../core/storage/types';
 
 type StoredRecord = IndexRecord & { value: string };
 
-export function createMemoryBackend(): KvBackend {
+export function createMemoryBackend(seed?: BackendState): KvBackend {
   const records = new Map<string, StoredRecord>();
-  let events: StoreEvent[] = [];
-  let revision = 0;
-  let compactRevision = 0;
+  let events: StoreEvent[] = seed ? seed.events.slice() : [];
+  let revision = seed?.revision ?? 0;
+  let compactRevision = seed?.compactRevision ?? 0;
+  if (seed) {
+    const values = new Map(seed.values);
+    for (const record of seed.index) {
+      const value = values.get(record.key);
+      if (value === undefined) throw new Error(`memory backend seed: no value for ${record.key}`);
+      records.set(record.key, { ...record, value });
+    }
+  }
 
   return {
     name: 'memory',

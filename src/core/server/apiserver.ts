@@ -3,6 +3,7 @@
 import type { ApiServer, ApiServerOptions } from '../api';
 import type { ApiRequest, ApiResponse } from '../types';
 import { openMvccStore } from '../storage/mvcc';
+import { snapshotOf } from '../storage/snapshot';
 import { createMemoryBackend } from '../../backends/memory/memory-backend';
 import { Catalog } from '../registry/catalog';
 import type { RegistryContext } from '../registry/context';
@@ -152,6 +153,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   return {
     audit: observability.audit,
     revision: () => mvcc.revision,
+    snapshot: () => snapshotOf(mvcc),
     handle(req: ApiRequest): Promise<ApiResponse> {
       if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());
       const served = startBootstrap().then(

@@ -1,10 +1,11 @@
 // Private endpoints of the browser host under `<base>/__playground/`: status (storage mode and
-// errors for the page), revision (the store's, for the page to poll), reset (empty cluster with
+// errors for the page), revision (the store's and the storage state, for the page to poll),
+// memory (go on in memory after a storage failure), reset (empty cluster with
 // the default namespaces), export (YAML download) and import (YAML upload onto a reset cluster),
 // settings (runtime config, feature gates, access control: applying them restarts the API) and
 // audit (recent events). They live in the worker so that every tab sees one state and the page
 // needs no knowledge of the core.
-import { PROTOCOL_VERSION, type HostStatus } from './protocol';
+import { PROTOCOL_VERSION, type HostRevision, type HostStatus } from './protocol';
 import type { ApiRuntime } from './api-runtime';
 import { hostStatus } from './fetch-adapter';
 import { exportCluster, importCluster } from './cluster-dump';
@@ -33,8 +34,12 @@ export async function handleAdmin(action: string, request: Request, runtime: Api
       // The page polls this to keep its revision current: read from the store, not through an
       // API request, so polling leaves no audit events or metrics behind.
       const server = await runtime.server();
-      return json({ revision: String(server.revision?.() ?? '') });
+      const answer: HostRevision = { revision: String(server.revision?.() ?? ''), mode: runtime.mode, storageError: runtime.storageError };
+      return json(answer);
     }
+    case 'POST memory':
+      await runtime.continueInMemory();
+      return json(await status(runtime, build));
     case 'POST reset':
       await runtime.reset();
       return json(await status(runtime, build));

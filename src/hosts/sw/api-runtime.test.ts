@@ -64,4 +64,38 @@ describe('api runtime', () => {
       await rt.close();
     }
   });
+
+  it('continues in memory after a failed commit with objects and resourceVersions kept; a reset goes back to IndexedDB', async () => {
+    const indexedDB = new IDBFactory();
+    const rt = createApiRuntime({ dbName: 'full', indexedDB, api: {} });
+    const server = await rt.server();
+    const kept = JSON.parse((await server.handle(create('kept'))).body as string);
+    const original = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode) {
+      if (mode === 'readwrite') throw new DOMException('quota exceeded', 'QuotaExceededError');
+      return original.call(this, names, mode);
+    } as typeof original;
+    try {
+      expect((await server.handle(create('refused'))).status).toBe(500);
+      const memory = await rt.continueInMemory();
+      expect(rt.mode).toBe('memory');
+      expect(rt.storageError).toMatch(/^running in memory after a storage failure \(.*QuotaExceededError.*\): changes are not persistent$/);
+      const got = JSON.parse((await memory.handle(get('kept'))).body as string);
+      expect(got.metadata.resourceVersion).toBe(kept.metadata.resourceVersion);
+      expect(got.metadata.uid).toBe(kept.metadata.uid);
+      expect((await memory.handle(get('refused'))).status).toBe(404);
+      const created = JSON.parse((await memory.handle(create('in-memory'))).body as string);
+      expect(Number(created.metadata.resourceVersion)).toBeGreaterThan(Number(kept.metadata.resourceVersion));
+      // A second request to continue in memory changes nothing.
+      expect(await rt.continueInMemory()).toBe(memory);
+    } finally {
+      IDBDatabase.prototype.transaction = original;
+    }
+    await rt.reset();
+    const fresh = await rt.server();
+    expect(rt.mode).toBe('persistent');
+    expect(rt.storageError).toBe('');
+    expect((await fresh.handle(get('kept'))).status).toBe(404);
+    await rt.close();
+  });
 });

@@ -2,9 +2,10 @@
 // (re)started the worker. IndexedDB first; when it cannot be opened (a private window that denies
 // it, a broken profile) the worker falls back to an in-memory store and says so: the page shows
 // "not persistent" rather than losing writes silently. Storage failures after open (quota) are
-// remembered for the page and still answered as 500 Status errors by the core.
+// remembered for the page and still answered as 500 Status errors by the core; the page then
+// offers to go on in memory, with every object, revision and history event carried over.
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../../core/api';
-import type { KvBackend } from '../../core/storage/types';
+import type { BackendState, KvBackend } from '../../core/storage/types';
 import { createIdbBackend } from '../../backends/idb/idb-backend';
 import { createMemoryBackend } from '../../backends/memory/memory-backend';
 import type { StorageMode } from './protocol';
@@ -37,6 +38,12 @@ export interface ApiRuntime {
    * settings read afresh. Requests arriving meanwhile wait for the new server.
    */
   restart(): Promise<ApiServer>;
+  /**
+   * Leaves IndexedDB for an in-memory store seeded with the running store's state (objects,
+   * resourceVersions, history window): what the page offers once a write failed for lack of
+   * storage. Watches end and resume against the memory store; a reset tries IndexedDB again.
+   */
+  continueInMemory(): Promise<ApiServer>;
   /** How long the last open took (ms), for the status endpoint. */
   readonly openMs: number | undefined;
 }
@@ -133,11 +140,39 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
       opening = next;
       return next;
     },
+    continueInMemory() {
+      const previous = opening;
+      const next = (async () => {
+        const old = await previous?.catch(() => undefined);
+        if (memory && old) return old;
+        const failure = storageError;
+        let seed: BackendState | undefined;
+        let unreadable = '';
+        try {
+          seed = await old?.snapshot?.();
+        } catch (error) {
+          unreadable = describe(error);
+        }
+        old?.beginShutdown();
+        await old?.close().catch(() => undefined);
+        memory = createMemoryBackend(seed);
+        const server = await open();
+        const why = failure ? ` after a storage failure (${failure})` : '';
+        storageError = unreadable
+          ? `the stored objects could not be read (${unreadable}); running in memory with an empty cluster${why}: changes are not persistent`
+          : `running in memory${why}: changes are not persistent`;
+        return server;
+      })();
+      mode = 'starting';
+      opening = next;
+      return next;
+    },
     async reset() {
-      const wasMemory = mode === 'memory';
       await close();
       memory = undefined;
-      if (!wasMemory && !opts.forceMemory) await deleteDatabase(opts.indexedDB ?? globalThis.indexedDB, opts.dbName);
+      // Also after continuing in memory: the database is dropped (freeing its quota) and the next
+      // start tries it again. Where IndexedDB is denied, the delete fails and memory it stays.
+      if (!opts.forceMemory) await deleteDatabase(opts.indexedDB ?? globalThis.indexedDB, opts.dbName).catch(() => undefined);
       storageError = '';
     },
     close,

@@ -1,7 +1,7 @@
 // The page's side of the browser host: register the worker, wait until it controls the page,
 // check protocol versions, and read the host status. A worker from another deployment with an
 // incompatible protocol is updated and the page reloads once the new one has taken over.
-import { ADMIN_PREFIX, PROTOCOL_VERSION, normalizeBase, type HostSettings, type HostStatus, type PageMessage, type SettingsAnswer, type WorkerMessage } from './protocol';
+import { ADMIN_PREFIX, PROTOCOL_VERSION, normalizeBase, type HostRevision, type HostSettings, type HostStatus, type PageMessage, type SettingsAnswer, type WorkerMessage } from './protocol';
 import type { AuditEvent } from '../../core/server/audit';
 
 // Pages serve admission webhooks on their own origin (see webhook-transport.ts for the worker side).
@@ -56,13 +56,13 @@ export async function hostStatus(base: string): Promise<HostStatus> {
 }
 
 /** The store's current revision (cheap: no API request behind it). */
-export async function hostRevision(base: string): Promise<string> {
+export async function hostRevision(base: string): Promise<HostRevision> {
   const res = await fetch(`${normalizeBase(base)}${ADMIN_PREFIX.slice(1)}revision`);
   if (!res.ok) throw new HostUnavailable(`revision: HTTP ${res.status}`);
-  return ((await res.json()) as { revision: string }).revision;
+  return (await res.json()) as HostRevision;
 }
 
-export async function adminCall(base: string, action: 'reset' | 'import', body?: string): Promise<unknown> {
+export async function adminCall(base: string, action: 'reset' | 'import' | 'memory', body?: string): Promise<unknown> {
   const res = await fetch(`${normalizeBase(base)}${ADMIN_PREFIX.slice(1)}${action}`, { method: 'POST', body });
   const data: unknown = await res.json();
   if (!res.ok) throw new Error((data as { message?: string }).message ?? `HTTP ${res.status}`);

@@ -7,7 +7,7 @@
  * that meets a worker with another version asks it to update and reloads once the new one
  * controls the page.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** The IndexedDB database holding the cluster state. */
 export const DB_NAME = 'kube-playground';
@@ -54,6 +54,9 @@ export interface HostStatus {
   /** How long opening the API server took in this worker, in ms (cold-start diagnostics). */
   openMs?: number;
 }
+
+/** The answer of `GET revision`, polled by the page: the store's revision and the storage state. */
+export type HostRevision = Pick<HostStatus, 'revision' | 'mode' | 'storageError'>;
 
 /** Access control of the browser host: 'off' is AlwaysAllow; with 'RBAC' the page itself stays an admin. */
 export type AccessControlMode = 'off' | 'RBAC';
