@@ -169,6 +169,41 @@ describe('browser host', () => {
     expect(resumed.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED gap-1', 'MODIFIED before-stop', 'ADDED gap-2']);
   });
 
+  it('a watch too old to resume after a worker stop gets 410 Expired; a relist and a watch from it carry on', async () => {
+    // A short --history-window (the page's settings), so the gap outlives it.
+    const applied = await pageFetch(page, '__playground/settings', { method: 'PUT', body: JSON.stringify({ historyWindow: '1s' }) });
+    expect(applied.status).toBe(200);
+    try {
+      const rv = json(await pageFetch(page, CM)).metadata.resourceVersion;
+      await startWatch(page, 'old', `${CM}?watch=1&resourceVersion=${rv}&timeoutSeconds=60`);
+      await createCm(page, 'expiring-1');
+      const seen = await waitForWatch(page, 'old', (x) => x.events.length === 1);
+      await stopServiceWorkers(page);
+      await waitForWatch(page, 'old', (x) => x.ended !== '');
+      const last = seen.events[0]!.object.metadata.resourceVersion;
+      await createCm(page, 'expiring-2');
+      // Longer than the window plus one compaction period (a quarter of the window, at least 1 s).
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await createCm(page, 'expiring-3');
+
+      await startWatch(page, 'expired', `${CM}?watch=1&resourceVersion=${last}&timeoutSeconds=5`);
+      const expired = await waitForWatch(page, 'expired', (x) => x.ended !== '');
+      expect(expired.events).toHaveLength(1);
+      expect(expired.events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 } });
+      expect((expired.events[0]!.object as unknown as { message: string }).message).toMatch(new RegExp(`^too old resource version: ${last} \\(\\d+\\)$`));
+
+      // The client relists and watches from the list's resourceVersion: every change since is there.
+      const relist = json(await pageFetch(page, CM));
+      expect(relist.items!.map((i) => i.metadata.name)).toEqual(expect.arrayContaining(['expiring-1', 'expiring-2', 'expiring-3']));
+      await startWatch(page, 'relisted', `${CM}?watch=1&resourceVersion=${relist.metadata.resourceVersion}&timeoutSeconds=3`);
+      await createCm(page, 'after-relist');
+      const resumed = await waitForWatch(page, 'relisted', (x) => x.ended !== '');
+      expect(resumed.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED after-relist']);
+    } finally {
+      expect((await pageFetch(page, '__playground/settings', { method: 'PUT', body: JSON.stringify({ historyWindow: '' }) })).status).toBe(200);
+    }
+  });
+
   it('works offline after the first visit (app shell and API)', async () => {
     await context.setOffline(true);
     await site.close().catch(() => undefined);

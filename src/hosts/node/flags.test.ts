@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FlagError, parseDuration, parseFlags } from './flags';
+import { FlagError, parseFlags } from './flags';
 
 describe('parseFlags', () => {
   it('has the documented defaults', () => {
@@ -21,25 +21,12 @@ describe('parseFlags', () => {
     expect(() => parseFlags(['--nope', '1'])).toThrow('unknown flag: --nope');
     expect(() => parseFlags(['--port'])).toThrow('flag needs an argument: --port');
     expect(() => parseFlags(['serve'])).toThrow('unexpected argument "serve"');
-    expect(() => parseFlags(['--history-window', '5'])).toThrow('invalid duration "5"');
+    expect(() => parseFlags(['--history-window', '5'])).toThrow('invalid argument "5" for "--history-window" flag: time: invalid duration "5"');
+    expect(() => parseFlags(['--history-window', '0s'])).toThrow('invalid argument "0s" for "--history-window" flag: must be positive');
   });
 });
 
-describe('parseDuration', () => {
-  it('parses Go-style durations into milliseconds', () => {
-    expect(parseDuration('5m')).toBe(300_000);
-    expect(parseDuration('90s')).toBe(90_000);
-    expect(parseDuration('250ms')).toBe(250);
-    expect(parseDuration('1.5h')).toBe(5_400_000);
-    expect(parseDuration('1h2m3s')).toBe(3_723_000);
-  });
-
-  it('rejects text that is not a duration', () => {
-    expect(() => parseDuration('')).toThrow(FlagError);
-    expect(() => parseDuration('5x')).toThrow(FlagError);
-    expect(() => parseDuration('m5')).toThrow(FlagError);
-  });
-
+describe('parseFlags access', () => {
   it('parses the access flags', () => {
     expect(parseFlags(['--authorization-mode=RBAC', '--token-auth-file', 'tokens.csv', '--anonymous-auth=true'])).toMatchObject({ authorizationMode: 'RBAC', tokenAuthFile: 'tokens.csv', anonymousAuth: true });
     expect(() => parseFlags(['--authorization-mode=ABAC'])).toThrow('--authorization-mode "ABAC": want AlwaysAllow or RBAC');

@@ -3,6 +3,7 @@ import { builtinResources } from '../../core/schema';
 import { parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
 import { parseFeatureGates } from '../../core/server/runtime-config-gates';
 import { validateShowHiddenMetricsVersion } from '../../core/server/metrics-hidden';
+import { parseHistoryWindow } from '../../core/server/history-window';
 
 export interface HostFlags {
   port: number;
@@ -42,24 +43,6 @@ function checkedApiFlag(name: string, value: string, parse: () => unknown): stri
     throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: ${err.message}`);
   }
   return value;
-}
-
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses a Go-style duration (`5m`, `1h30m`, `90s`, `1.5h`, `250ms`) into milliseconds. */
-export function parseDuration(text: string): number {
-  const re = /(\d+(?:\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
-  let total = 0;
-  let pos = 0;
-  if (!text) throw new FlagError('invalid duration ""');
-  while (pos < text.length) {
-    re.lastIndex = pos;
-    const m = re.exec(text);
-    if (!m) throw new FlagError(`invalid duration "${text}"`);
-    total += Number(m[1]) * UNIT_MS[m[2]];
-    pos = re.lastIndex;
-  }
-  return total;
 }
 
 function parsePort(text: string): number {
@@ -134,8 +117,7 @@ export function parseFlags(argv: readonly string[]): HostFlags {
         flags.auditLogPath = value;
         break;
       case 'history-window':
-        flags.historyWindowMs = parseDuration(value);
-        if (flags.historyWindowMs <= 0) throw new FlagError('--history-window must be positive');
+        checkedApiFlag(name, value, () => (flags.historyWindowMs = parseHistoryWindow(value)));
         break;
       default:
         throw new FlagError(`unknown flag: --${name}`);

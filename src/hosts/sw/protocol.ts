@@ -68,9 +68,11 @@ export interface HostSettings {
   /** `--feature-gates` text, e.g. `APIListChunking=false`. */
   featureGates: string;
   accessControl: AccessControlMode;
+  /** `--history-window` (a Go duration, e.g. `30s`); empty for the default of 5 minutes. */
+  historyWindow: string;
 }
 
-export const DEFAULT_HOST_SETTINGS: HostSettings = { runtimeConfig: '', featureGates: '', accessControl: 'off' };
+export const DEFAULT_HOST_SETTINGS: HostSettings = { runtimeConfig: '', featureGates: '', accessControl: 'off', historyWindow: '' };
 
 /** The answer of `GET|PUT settings`: the settings in force, and why new ones were refused. */
 export interface SettingsAnswer {

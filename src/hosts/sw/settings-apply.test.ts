@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
 import { createApiRuntime } from './api-runtime';
 import { createSettingsStore } from './settings-store';
-import { applySettings, checkSettings, currentSettings, startupOptions } from './settings-apply';
+import { apiOptionsFor, applySettings, checkSettings, currentSettings, startupOptions } from './settings-apply';
+import { DEFAULT_HOST_SETTINGS } from './protocol';
 import { handleAdmin } from './admin';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
@@ -32,12 +33,22 @@ describe('checkSettings', () => {
       error: 'invalid argument "ServerSideApply=false" for "--feature-gates" flag: cannot set feature gate ServerSideApply to false, feature is locked to true',
     });
     expect(checkSettings({ accessControl: 'ABAC' })).toEqual({ ok: false, error: 'access control "ABAC": want off or RBAC' });
+    expect(checkSettings({ historyWindow: '5' })).toEqual({ ok: false, error: 'invalid argument "5" for "--history-window" flag: time: invalid duration "5"' });
+    expect(checkSettings({ historyWindow: '0s' })).toEqual({ ok: false, error: 'invalid argument "0s" for "--history-window" flag: must be positive' });
+    expect(checkSettings({ historyWindow: 30 })).toEqual({ ok: false, error: 'runtimeConfig, featureGates and historyWindow must be strings' });
+  });
+
+  it('turns a history window into the core option, and none into its default', () => {
+    const checked = checkSettings({ historyWindow: ' 90s ' });
+    expect(checked).toMatchObject({ ok: true, settings: { historyWindow: '90s' } });
+    expect(apiOptionsFor(DEFAULT_HOST_SETTINGS).historyWindowMs).toBeUndefined();
+    expect(apiOptionsFor({ ...DEFAULT_HOST_SETTINGS, historyWindow: '90s' }).historyWindowMs).toBe(90_000);
   });
 
   it('accepts the flag syntax and reports feature-gate warnings', () => {
     expect(checkSettings({ runtimeConfig: 'batch/v1beta1=false', featureGates: 'WatchBookmark=true', accessControl: 'RBAC' })).toEqual({
       ok: true,
-      settings: { runtimeConfig: 'batch/v1beta1=false', featureGates: 'WatchBookmark=true', accessControl: 'RBAC' },
+      settings: { runtimeConfig: 'batch/v1beta1=false', featureGates: 'WatchBookmark=true', accessControl: 'RBAC', historyWindow: '' },
       warnings: ['Setting GA feature gate WatchBookmark=true. It will be removed in a future release.'],
     });
   });
@@ -92,7 +103,7 @@ describe('applying settings', () => {
     await runtime.close();
     const next = setup(indexedDB);
     expect((await get(next.runtime, '/apis/batch/v1beta1')).status).toBe(404);
-    expect((await currentSettings(next.store)).settings).toEqual({ runtimeConfig: 'batch/v1beta1=false', featureGates: 'APIListChunking=false', accessControl: 'off' });
+    expect((await currentSettings(next.store)).settings).toEqual({ runtimeConfig: 'batch/v1beta1=false', featureGates: 'APIListChunking=false', accessControl: 'off', historyWindow: '' });
     await next.runtime.close();
 
     const memStore = createSettingsStore({ dbName: 's', indexedDB: { open: () => { throw new DOMException('denied', 'SecurityError'); } } as unknown as IDBFactory });
@@ -111,13 +122,13 @@ describe('admin endpoints', () => {
 
   it('GET/PUT settings answer the settings in force; a refusal is a 422 with the start-up error', async () => {
     const rt = setup();
-    expect(await (await call(rt, 'GET', 'settings')).json()).toEqual({ settings: { runtimeConfig: '', featureGates: '', accessControl: 'off' }, warnings: [] });
+    expect(await (await call(rt, 'GET', 'settings')).json()).toEqual({ settings: { runtimeConfig: '', featureGates: '', accessControl: 'off', historyWindow: '' }, warnings: [] });
     const bad = await call(rt, 'PUT', 'settings', JSON.stringify({ runtimeConfig: 'batch/v1beta1=maybe' }));
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { message: string }).message).toBe('invalid argument "batch/v1beta1=maybe" for "--runtime-config" flag: invalid value of batch/v1beta1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax');
     const ok = await call(rt, 'PUT', 'settings', JSON.stringify({ runtimeConfig: 'batch/v1beta1=false', featureGates: '', accessControl: 'RBAC' }));
     expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { settings: unknown }).settings).toEqual({ runtimeConfig: 'batch/v1beta1=false', featureGates: '', accessControl: 'RBAC' });
+    expect(((await ok.json()) as { settings: unknown }).settings).toEqual({ runtimeConfig: 'batch/v1beta1=false', featureGates: '', accessControl: 'RBAC', historyWindow: '' });
     await rt.runtime.close();
   });
 

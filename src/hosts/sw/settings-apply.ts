@@ -1,4 +1,5 @@
-// The browser host's API settings: checked as kube-apiserver checks its flags at start-up (with
+// The browser host's API settings (--runtime-config, --feature-gates, access control and
+// --history-window): checked as kube-apiserver checks its flags at start-up (with
 // the Node host's wording, so a learner sees the same message in both), turned into core
 // options, and applied by restarting the API over the same storage. Refused settings leave the
 // previous ones in force; so does a restart that fails after all.
@@ -6,6 +7,7 @@ import type { ApiServerOptions } from '../../core/api';
 import { builtinResources } from '../../core/schema';
 import { parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
 import { parseFeatureGates } from '../../core/server/runtime-config-gates';
+import { parseHistoryWindow } from '../../core/server/history-window';
 import type { ApiRuntime } from './api-runtime';
 import type { SettingsStore } from './settings-store';
 import { DEFAULT_HOST_SETTINGS, type HostSettings, type SettingsAnswer } from './protocol';
@@ -23,7 +25,8 @@ export function checkSettings(input: unknown): CheckedSettings {
   const runtimeConfig = raw.runtimeConfig ?? '';
   const featureGates = raw.featureGates ?? '';
   const accessControl = raw.accessControl ?? 'off';
-  if (typeof runtimeConfig !== 'string' || typeof featureGates !== 'string') return { ok: false, error: 'runtimeConfig and featureGates must be strings' };
+  const historyWindow = raw.historyWindow ?? '';
+  if (typeof runtimeConfig !== 'string' || typeof featureGates !== 'string' || typeof historyWindow !== 'string') return { ok: false, error: 'runtimeConfig, featureGates and historyWindow must be strings' };
   if (accessControl !== 'off' && accessControl !== 'RBAC') return { ok: false, error: `access control ${JSON.stringify(accessControl)}: want off or RBAC` };
   let warnings: string[];
   try {
@@ -38,15 +41,24 @@ export function checkSettings(input: unknown): CheckedSettings {
     if (err instanceof StartupError) return { ok: false, error: flagError('feature-gates', featureGates, err) };
     throw err;
   }
-  return { ok: true, settings: { runtimeConfig: runtimeConfig.trim(), featureGates: featureGates.trim(), accessControl }, warnings };
+  if (historyWindow.trim()) {
+    try {
+      parseHistoryWindow(historyWindow.trim());
+    } catch (err) {
+      if (err instanceof StartupError) return { ok: false, error: flagError('history-window', historyWindow.trim(), err) };
+      throw err;
+    }
+  }
+  return { ok: true, settings: { runtimeConfig: runtimeConfig.trim(), featureGates: featureGates.trim(), accessControl, historyWindow: historyWindow.trim() }, warnings };
 }
 
 /** The core options for settings: no authenticator in either mode, so the page is always the admin. */
-export function apiOptionsFor(settings: HostSettings): Pick<ApiServerOptions, 'runtimeConfig' | 'featureGates' | 'authorization'> {
+export function apiOptionsFor(settings: HostSettings): Pick<ApiServerOptions, 'runtimeConfig' | 'featureGates' | 'authorization' | 'historyWindowMs'> {
   return {
     runtimeConfig: settings.runtimeConfig || undefined,
     featureGates: settings.featureGates || undefined,
     authorization: settings.accessControl === 'RBAC' ? 'RBAC' : 'AlwaysAllow',
+    historyWindowMs: settings.historyWindow ? parseHistoryWindow(settings.historyWindow) : undefined,
   };
 }
 

@@ -48,6 +48,7 @@ function withDefaults(saved: unknown): HostSettings {
     runtimeConfig: typeof s.runtimeConfig === 'string' ? s.runtimeConfig : DEFAULT_HOST_SETTINGS.runtimeConfig,
     featureGates: typeof s.featureGates === 'string' ? s.featureGates : DEFAULT_HOST_SETTINGS.featureGates,
     accessControl: s.accessControl === 'RBAC' ? 'RBAC' : DEFAULT_HOST_SETTINGS.accessControl,
+    historyWindow: typeof s.historyWindow === 'string' ? s.historyWindow : DEFAULT_HOST_SETTINGS.historyWindow,
   };
 }
 

@@ -1,7 +1,8 @@
-// The browser host's API settings, as kube-apiserver's flags: --runtime-config, --feature-gates
-// and the access control mode. Applying them restarts the API over the same storage (objects
-// kept), shows progress, then the result or the start-up error (the old settings stay in force);
-// every view reloads, so a switched-off group/version leaves the resource tree.
+// The browser host's API settings, as kube-apiserver's flags: --runtime-config, --feature-gates,
+// the access control mode and --history-window (how long watches can resume; 410 Gone after).
+// Applying them restarts the API over the same storage (objects kept), shows progress, then the
+// result or the start-up error (the old settings stay in force); every view reloads, so a
+// switched-off group/version leaves the resource tree.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AccessControlMode, HostSettings, SettingsAnswer } from '../../hosts/sw/protocol';
@@ -64,6 +65,10 @@ export function SettingsPanel({ apiBase }: { apiBase: string }) {
           <input value={form.featureGates} onChange={(e) => set({ featureGates: e.target.value })} placeholder="APIListChunking=false" spellCheck={false} />
         </label>
         <label>
+          History window (<code>--history-window</code>)
+          <input value={form.historyWindow} onChange={(e) => set({ historyWindow: e.target.value })} placeholder="5m" spellCheck={false} />
+        </label>
+        <label>
           Access control
           <select value={form.accessControl} onChange={(e) => set({ accessControl: e.target.value as AccessControlMode })}>
             <option value="off">off (AlwaysAllow: everyone is system:masters)</option>
@@ -101,6 +106,8 @@ export function SettingsPanel({ apiBase }: { apiBase: string }) {
           <dd>{inForce.featureGates || '(defaults)'}</dd>
           <dt>access control</dt>
           <dd data-testid="in-force-access-control">{inForce.accessControl === 'RBAC' ? 'RBAC' : 'off (AlwaysAllow)'}</dd>
+          <dt>history window</dt>
+          <dd data-testid="in-force-history-window">{inForce.historyWindow || '5m (default)'}</dd>
         </dl>
       )}
     </section>
