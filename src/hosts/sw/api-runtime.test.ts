@@ -8,6 +8,18 @@ const json = { 'content-type': 'application/json', accept: 'application/json' };
 const create = (name: string) => ({ method: 'POST', url: '/api/v1/namespaces/default/configmaps', headers: json, body: new TextEncoder().encode(JSON.stringify({ metadata: { name } })) });
 const get = (name: string) => ({ method: 'GET', url: `/api/v1/namespaces/default/configmaps/${name}`, headers: json });
 
+/** Simulates quota exhaustion: every readwrite transaction from now on fails; returns the undo. */
+function exhaustQuota(): () => void {
+  const original = IDBDatabase.prototype.transaction;
+  IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode) {
+    if (mode === 'readwrite') throw new DOMException('quota exceeded', 'QuotaExceededError');
+    return original.call(this, names, mode);
+  } as typeof original;
+  return () => {
+    IDBDatabase.prototype.transaction = original;
+  };
+}
+
 describe('api runtime', () => {
   it('persists in IndexedDB across a worker restart (close and reopen)', async () => {
     const indexedDB = new IDBFactory();
@@ -47,12 +59,7 @@ describe('api runtime', () => {
     const indexedDB = new IDBFactory();
     const rt = createApiRuntime({ dbName: 'quota', indexedDB, api: {} });
     const server = await rt.server();
-    // Simulate quota exhaustion: every readwrite transaction from now on aborts.
-    const original = IDBDatabase.prototype.transaction;
-    IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode) {
-      if (mode === 'readwrite') throw new DOMException('quota exceeded', 'QuotaExceededError');
-      return original.call(this, names, mode);
-    } as typeof original;
+    const restore = exhaustQuota();
     try {
       const res = await server.handle(create('too-much'));
       expect(res.status).toBe(500);
@@ -60,7 +67,7 @@ describe('api runtime', () => {
       expect(res.body as string).toContain('QuotaExceededError');
       expect(rt.storageError).toContain('QuotaExceededError');
     } finally {
-      IDBDatabase.prototype.transaction = original;
+      restore();
       await rt.close();
     }
   });
@@ -70,11 +77,7 @@ describe('api runtime', () => {
     const rt = createApiRuntime({ dbName: 'full', indexedDB, api: {} });
     const server = await rt.server();
     const kept = JSON.parse((await server.handle(create('kept'))).body as string);
-    const original = IDBDatabase.prototype.transaction;
-    IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode) {
-      if (mode === 'readwrite') throw new DOMException('quota exceeded', 'QuotaExceededError');
-      return original.call(this, names, mode);
-    } as typeof original;
+    const restore = exhaustQuota();
     try {
       expect((await server.handle(create('refused'))).status).toBe(500);
       const memory = await rt.continueInMemory();
@@ -89,7 +92,7 @@ describe('api runtime', () => {
       // A second request to continue in memory changes nothing.
       expect(await rt.continueInMemory()).toBe(memory);
     } finally {
-      IDBDatabase.prototype.transaction = original;
+      restore();
     }
     await rt.reset();
     const fresh = await rt.server();
