@@ -144,7 +144,8 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
       const previous = opening;
       const next = (async () => {
         const old = await previous?.catch(() => undefined);
-        if (memory && old) return old;
+        // Already in memory: keep that cluster (opening it again if the last start failed).
+        if (memory) return old ?? open();
         const failure = storageError;
         let seed: BackendState | undefined;
         let unreadable = '';
