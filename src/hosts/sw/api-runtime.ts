@@ -107,6 +107,15 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
     return server;
   };
 
+  /** Replaces the running server with the one `next` returns; requests arriving meanwhile wait for it. */
+  const replace = (next: (old: ApiServer | undefined) => Promise<ApiServer>): Promise<ApiServer> => {
+    const previous = opening;
+    mode = 'starting';
+    const replaced = (async () => next(await previous?.catch(() => undefined)))();
+    opening = replaced;
+    return replaced;
+  };
+
   const close = async () => {
     const current = opening;
     opening = undefined;
@@ -129,23 +138,20 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
       return storageError;
     },
     restart() {
-      const previous = opening;
-      mode = 'starting';
-      const next = (async () => {
-        const old = await previous?.catch(() => undefined);
+      return replace(async (old) => {
         old?.beginShutdown();
         await old?.close();
         return open();
-      })();
-      opening = next;
-      return next;
+      });
     },
     continueInMemory() {
-      const previous = opening;
-      const next = (async () => {
-        const old = await previous?.catch(() => undefined);
+      return replace(async (old) => {
         // Already in memory: keep that cluster (opening it again if the last start failed).
-        if (memory) return old ?? open();
+        if (memory) {
+          if (!old) return open();
+          mode = 'memory';
+          return old;
+        }
         const failure = storageError;
         let seed: BackendState | undefined;
         let unreadable = '';
@@ -163,10 +169,7 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
           ? `the stored objects could not be read (${unreadable}); running in memory with an empty cluster${why}: changes are not persistent`
           : `running in memory${why}: changes are not persistent`;
         return server;
-      })();
-      mode = 'starting';
-      opening = next;
-      return next;
+      });
     },
     async reset() {
       await close();

@@ -19,6 +19,16 @@ function flagError(flag: string, value: string, err: StartupError): string {
   return `invalid argument ${JSON.stringify(value)} for "--${flag}" flag: ${err.message}`;
 }
 
+/** Runs a flag's parser on the text; its StartupError becomes the message `npm run serve` prints. */
+function checkFlag<T>(flag: string, value: string, parse: (text: string) => T): { ok: true; value: T } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: parse(value) };
+  } catch (err) {
+    if (err instanceof StartupError) return { ok: false, error: flagError(flag, value, err) };
+    throw err;
+  }
+}
+
 /** Validates settings from the page (any JSON); the error text is the start-up error. */
 export function checkSettings(input: unknown): CheckedSettings {
   const raw = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
@@ -28,28 +38,16 @@ export function checkSettings(input: unknown): CheckedSettings {
   const historyWindow = raw.historyWindow ?? '';
   if (typeof runtimeConfig !== 'string' || typeof featureGates !== 'string' || typeof historyWindow !== 'string') return { ok: false, error: 'runtimeConfig, featureGates and historyWindow must be strings' };
   if (accessControl !== 'off' && accessControl !== 'RBAC') return { ok: false, error: `access control ${JSON.stringify(accessControl)}: want off or RBAC` };
-  let warnings: string[];
-  try {
-    parseRuntimeConfig(runtimeConfig, builtinResources);
-  } catch (err) {
-    if (err instanceof StartupError) return { ok: false, error: flagError('runtime-config', runtimeConfig, err) };
-    throw err;
+  const config = checkFlag('runtime-config', runtimeConfig, (text) => parseRuntimeConfig(text, builtinResources));
+  if (!config.ok) return config;
+  const gates = checkFlag('feature-gates', featureGates, parseFeatureGates);
+  if (!gates.ok) return gates;
+  const window = historyWindow.trim();
+  if (window) {
+    const parsed = checkFlag('history-window', window, parseHistoryWindow);
+    if (!parsed.ok) return parsed;
   }
-  try {
-    warnings = parseFeatureGates(featureGates).warnings;
-  } catch (err) {
-    if (err instanceof StartupError) return { ok: false, error: flagError('feature-gates', featureGates, err) };
-    throw err;
-  }
-  if (historyWindow.trim()) {
-    try {
-      parseHistoryWindow(historyWindow.trim());
-    } catch (err) {
-      if (err instanceof StartupError) return { ok: false, error: flagError('history-window', historyWindow.trim(), err) };
-      throw err;
-    }
-  }
-  return { ok: true, settings: { runtimeConfig: runtimeConfig.trim(), featureGates: featureGates.trim(), accessControl, historyWindow: historyWindow.trim() }, warnings };
+  return { ok: true, settings: { runtimeConfig: runtimeConfig.trim(), featureGates: featureGates.trim(), accessControl, historyWindow: window }, warnings: gates.value.warnings };
 }
 
 /** The core options for settings: no authenticator in either mode, so the page is always the admin. */
