@@ -228,14 +228,24 @@ export function valueToNode(value: unknown, sortKeys = false): JsonNode {
   return { kind: 'scalar', value: value as string | number | boolean | null };
 }
 
-/** Go sorts map keys by bytes; for UTF-16 strings code-point order gives the same result. */
+/**
+ * Go sorts map keys by bytes; for UTF-16 strings code-point order gives the same result. Compared
+ * code unit by code unit without copying (this runs for every map key of every decoded body):
+ * UTF-16 order is code-point order except between a surrogate (part of a character above U+FFFF)
+ * and U+E000–U+FFFF, where the code points are compared instead. Only the sign is meaningful.
+ */
 export function compareUtf8(a: string, b: string): number {
-  const ca = [...a];
-  const cb = [...b];
-  for (let i = 0; i < ca.length && i < cb.length; i++) {
-    const x = ca[i].codePointAt(0)!;
-    const y = cb[i].codePointAt(0)!;
-    if (x !== y) return x - y;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (isSurrogate(x) || isSurrogate(y)) return a.codePointAt(i)! - b.codePointAt(i)!;
+    return x - y;
   }
-  return ca.length - cb.length;
+  return a.length - b.length;
+}
+
+function isSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdfff;
 }

@@ -26,7 +26,7 @@ export class FieldWalker {
     let cur = s;
     for (let guard = 0; cur && guard < 32; guard++) {
       if (cur.$ref) {
-        const name = cur.$ref.replace(/^#\/(definitions|components\/schemas)\//, '');
+        const name = refName(cur.$ref);
         cur = this.ctx.definitions?.[name];
         continue;
       }
@@ -151,6 +151,18 @@ interface ObjectFields {
 }
 
 const STRING: SchemaNode = { type: 'string' };
+
+/** Definition names by $ref: resolved for every object field of every body, so parsed once. */
+const refNames = new Map<string, string>();
+
+function refName(ref: string): string {
+  let name = refNames.get(ref);
+  if (name === undefined) {
+    name = ref.replace(/^#\/(definitions|components\/schemas)\//, '');
+    refNames.set(ref, name);
+  }
+  return name;
+}
 
 function itemsSchema(schema: SchemaNode | undefined): SchemaNode {
   return (schema && schema !== ANY && !schema['x-kubernetes-preserve-unknown-fields'] ? schema.items : ANY) ?? ANY;
