@@ -2,6 +2,8 @@
 // Go's encoding/json syntax error wording (kube-apiserver's messages embed it, e.g.
 // `invalid character '}' looking for beginning of object key string`).
 
+import { sortInPlace } from './sort-in-place';
+
 export type JsonNode =
   | { kind: 'object'; entries: JsonEntry[] }
   | { kind: 'array'; items: JsonNode[] }
@@ -222,7 +224,7 @@ export function valueToNode(value: unknown, sortKeys = false): JsonNode {
   if (Array.isArray(value)) return { kind: 'array', items: value.map((v) => valueToNode(v, sortKeys)) };
   if (value !== null && typeof value === 'object') {
     let keys = Object.keys(value);
-    if (sortKeys) keys = keys.sort(compareUtf8);
+    if (sortKeys) keys = sortInPlace(keys, compareUtf8);
     return { kind: 'object', entries: keys.map((k) => ({ key: k, value: valueToNode((value as Record<string, unknown>)[k], sortKeys), duplicate: false })) };
   }
   return { kind: 'scalar', value: value as string | number | boolean | null };

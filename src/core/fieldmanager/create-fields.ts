@@ -12,6 +12,7 @@ import { comparePathElements, fieldElement, type PathElement } from './patheleme
 import type { TypeNode } from './schema';
 import { indexList, mapChild } from './typed';
 import { deepEqual } from './value';
+import { sortInPlace } from '../codec/sort-in-place';
 
 /** One entry of a level: the element, whether it is a member itself, and its non-empty children. */
 interface Node {
@@ -129,7 +130,7 @@ function nonEmpty(level: Node[]): Node[] | null {
  * which costs less than stringifying the freshly built objects later.
  */
 function emit(level: Node[], includeSelf: boolean, out: { text: string }): FieldsV1 {
-  if (level.length > 1) level.sort(byElement);
+  if (level.length > 1) sortInPlace(level, byElement);
   const obj: FieldsV1 = {};
   let text = '{';
   if (includeSelf) {

@@ -47,4 +47,18 @@ describe('FieldWalker.walkValueRoot', () => {
     expect(r.valueIssues).toEqual(r.nodeIssues);
     expect(r.valueIssues.length).toBeGreaterThan(3);
   });
+
+  it('keeps an object whose keys are in order and known, fixing what is below it in place', () => {
+    const text = '{"data":{"b":"2","a":"1"},"kind":"Thing","metadata":{"name":"n"},"raw":{"__proto__":{"b":1,"a":2}}}';
+    const value = JSON.parse(text) as { data: object; raw: object };
+    const walker = new FieldWalker({ definitions, root: 'Thing' });
+    const out = walker.walkValueRoot(value);
+    expect(out).toBe(value);
+    expect(walker.issues).toEqual([]);
+    expect(Object.keys(value.data)).toEqual(['a', 'b']);
+    // The own `__proto__` key stays an ordinary key, its value rebuilt in Go's order.
+    expect(Object.getPrototypeOf(value.raw)).toBe(Object.prototype);
+    expect(Object.keys(Object.getOwnPropertyDescriptor(value.raw, '__proto__')!.value as object)).toEqual(['a', 'b']);
+    expect(JSON.stringify(out)).toBe(JSON.stringify(new FieldWalker({ definitions, root: 'Thing' }).walkRoot(valueToNode(JSON.parse(text), true))));
+  });
 });

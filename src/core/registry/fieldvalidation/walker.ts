@@ -5,6 +5,7 @@
 import { compareUtf8, nodeToValue, type JsonNode } from '../../codec/json-scan';
 import { FALLBACK_OBJECT_META } from './objectmeta';
 import { OBJECT_META_DEFINITION, type SchemaContext, type SchemaNode } from './types';
+import { sortInPlace } from '../../codec/sort-in-place';
 
 export interface FieldIssue {
   kind: 'unknown' | 'duplicate';
@@ -61,10 +62,22 @@ export class FieldWalker {
   /**
    * Walk an already-decoded value (no repeated keys possible) as `walkRoot` walks its node tree
    * with keys sorted like Go's json.Marshal, without building that tree first: the common
-   * JSON body takes this path on every create and update.
+   * JSON body takes this path on every create and update. The value is the caller's own fresh
+   * decode, so it is fixed in place: an object is rebuilt only when its keys are out of order or
+   * one is unknown, and a field's path is spelled out only when there is something to report.
    */
   walkValueRoot(value: unknown): unknown {
-    return this.walkValue(value, this.root(), '', 'body', this.ctx.custom === true);
+    this.segments = [];
+    return this.walkValue(value, this.root(), 'body', this.ctx.custom === true);
+  }
+
+  /** The path of the value being walked by walkValue, one segment per level: a key or an index. */
+  private segments: Array<string | number> = [];
+
+  private segmentsPath(key: string): string {
+    let path = '';
+    for (const seg of this.segments) path = typeof seg === 'number' ? `${path}[${seg}]` : child(path, seg);
+    return child(path, key);
   }
 
   private walk(node: JsonNode, schemaIn: SchemaNode | undefined, path: string, phase: FieldIssue['phase'], resourceRoot: boolean): unknown {
@@ -92,24 +105,49 @@ export class FieldWalker {
     return out;
   }
 
-  private walkValue(value: unknown, schemaIn: SchemaNode | undefined, path: string, phase: FieldIssue['phase'], resourceRoot: boolean): unknown {
+  private walkValue(value: unknown, schemaIn: SchemaNode | undefined, phase: FieldIssue['phase'], resourceRoot: boolean): unknown {
     if (value === null || typeof value !== 'object') return value;
     const schema = this.resolve(schemaIn);
     if (Array.isArray(value)) {
       const items = itemsSchema(schema);
-      return value.map((v, i) => this.walkValue(v, items, `${path}[${i}]`, phase, false));
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (item === null || typeof item !== 'object') continue;
+        this.segments.push(i);
+        const walked = this.walkValue(item, items, phase, false);
+        this.segments.pop();
+        if (walked !== item) value[i] = walked;
+      }
+      return value;
     }
     const fields = this.fields(schema, resourceRoot);
-    const out: Record<string, unknown> = {};
     const record = value as Record<string, unknown>;
-    for (const key of sortedKeys(record)) {
-      const p = child(path, key);
+    // Kept as it is while its keys come in Go's order and all are known.
+    let keep = true;
+    let previous: string | undefined;
+    for (const key in record) {
+      if ((previous !== undefined && compareUtf8(previous, key) > 0) || !this.field(fields, key, phase, resourceRoot)) {
+        keep = false;
+        break;
+      }
+      previous = key;
+    }
+    const out: Record<string, unknown> = keep ? record : {};
+    for (const key of keep ? Object.keys(record) : sortedKeys(record)) {
       const f = this.field(fields, key, phase, resourceRoot);
       if (!f) {
-        this.report('unknown', p, fields.custom && phase === 'body' ? 'prune' : phase);
+        this.report('unknown', this.segmentsPath(key), fields.custom && phase === 'body' ? 'prune' : phase);
         continue;
       }
-      setKey(out, key, this.walkValue(record[key], f.schema, p, f.phase, false));
+      const item = record[key];
+      let walked = item;
+      if (item !== null && typeof item === 'object') {
+        this.segments.push(key);
+        walked = this.walkValue(item, f.schema, f.phase, false);
+        this.segments.pop();
+      }
+      if (!keep) setKey(out, key, walked);
+      else if (walked !== item) setKey(record, key, walked);
     }
     return out;
   }
@@ -171,7 +209,7 @@ function itemsSchema(schema: SchemaNode | undefined): SchemaNode {
 /** Go's json.Marshal order for map keys (bytewise), as valueToNode(value, true) sorts them. */
 function sortedKeys(record: Record<string, unknown>): string[] {
   const keys = Object.keys(record);
-  return keys.length > 1 ? keys.sort(compareUtf8) : keys;
+  return keys.length > 1 ? sortInPlace(keys, compareUtf8) : keys;
 }
 
 /** Plain assignment, except `__proto__`, which must stay an ordinary own key. */
