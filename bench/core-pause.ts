@@ -9,6 +9,7 @@
 //   npx tsx bench/core-pause.ts
 import { createApiServer } from '../src/core/api';
 import { CONFIGMAP, DEPLOYMENT } from './fixtures';
+import { quantile } from './http-client';
 
 /** Untimed creates first: the timed ones measure the optimised code (as the browser bench does). */
 const WARMUP = 6000;
@@ -71,11 +72,16 @@ function spin(ms: number): void {
 }
 
 function median(xs: number[]): number {
-  return Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+  return Math.round(quantile(xs, 0.5));
+}
+
+/** `ConfigMap 57 µs back to back, 139 µs after 3 ms idle, 111 µs after 3 ms busy`. */
+export function describeCorePause(r: CorePause): string {
+  return `${r.kind} ${r.backToBackUs} µs back to back, ${r.afterIdleUs} µs after ${PAUSE_MS} ms idle, ${r.afterBusyUs} µs after ${PAUSE_MS} ms busy`;
 }
 
 export function formatCorePause(results: CorePause[]): string {
-  return results.map((r) => `core create ${r.kind}: ${r.backToBackUs} µs back to back, ${r.afterIdleUs} µs after ${PAUSE_MS} ms idle, ${r.afterBusyUs} µs after ${PAUSE_MS} ms busy`).join('\n');
+  return results.map((r) => `core create ${describeCorePause(r)}`).join('\n');
 }
 
 if (process.argv[1]?.endsWith('core-pause.ts')) {

@@ -10,7 +10,7 @@ import { buildAndServe, launchBrowser, openApp, stopServiceWorkers } from '../..
 import { REPO_ROOT } from '../../e2e/harness';
 import { runUiBenchmarks } from './ui-run';
 import { CONFIGMAP, DEPLOYMENT } from '../fixtures';
-import { formatCorePause, measureCorePause, type CorePause } from '../core-pause';
+import { describeCorePause, formatCorePause, measureCorePause, type CorePause } from '../core-pause';
 import { measureInFlight, type InFlight } from './in-flight';
 
 const objectsFlag = process.argv.indexOf('--objects');
@@ -247,7 +247,7 @@ async function writeResults(rows: Row[], machine: string, fillSeconds: number, c
     '',
     `Create rows are the steady state, after ${CREATE_WARMUP} untimed creates (V8 optimises the create path over thousands of calls). The first ${FIRST_CREATES} creates after the worker started, with the JIT still warming, had p50 ${createGetFloors.map((f) => `${f.firstCreatesP50Ms} ms (${f.name})`).join(' and ')}.`,
     '',
-    `The same core create in Node on the memory backend (bench/core-pause.ts, before the browser started): ${corePause.map((c) => `${c.kind} ${c.backToBackUs} µs back to back, ${c.afterIdleUs} µs after 3 ms idle, ${c.afterBusyUs} µs after 3 ms of a busy loop`).join('; ')}. A browser create always runs after such a pause; its floors run little code of ours.`,
+    `The same core create in Node on the memory backend (bench/core-pause.ts, before the browser started): ${corePause.map(describeCorePause).join('; ')}. A browser create always runs after such a pause; its floors run little code of ours.`,
     '',
     ...(flightCpu ? [`16 in flight, CPU per request across Chromium's processes (/proc): ${flightCpu}.`, ''] : []),
     'For the cold-start row, "p50 ms" is the first GET after a forced worker stop, "floor ms" the first answer of the same worker stopped with a fixed body, and "ratio" their difference in ms.',
