@@ -50,8 +50,11 @@ export interface ApiServer {
   close(): Promise<void>;
   /** The audit events of recent requests, and a feed of new ones (absent in test doubles). */
   readonly audit?: AuditLog;
-  /** The store's newest revision, for a host's status display: no request, no audit event (absent in test doubles). */
-  revision?(): number;
+  /**
+   * The store's newest revision, for a host's status display: no request, no audit event (absent
+   * in test doubles). Exact: a lazily opened store finishes loading first.
+   */
+  revision?(): Promise<number>;
   /**
    * The store's whole state (objects, revisions, history window) for seeding another backend: a
    * host whose durable storage fails goes on in memory without renumbering anything.

@@ -1,16 +1,20 @@
 // The IndexedDB backend (browser, Service Worker): reads through the `idb` wrapper, the commit
 // (the hot path) on the plain API, explicit transactions only. Object stores:
 //   objects  key → { v: JSON text, c: createRev, m: modRev }   (value and index in one record)
-//   history  batch revision → the batch's events without values  (see durable-history.ts)
+//   history  batch revision → the batch's events without values  (see durable-history.ts);
+//            no record for a batch of creates only: the object records imply those events
 //   meta     'state' → { compactRevision }, written only when compaction advances
-// A commit therefore puts one record per written key plus one small history record: the store's
-// revision is not written on every commit but derived at open as the newest history key (or the
-// compaction revision, when history was trimmed to nothing). One readwrite transaction covers the
-// whole batch, so it lands completely or not at all. Values are JSON text: lists become string
-// joins, and structured-cloning a string is far cheaper than cloning an object tree.
+// A batch of creates therefore puts one record per object and nothing else: the store's revision
+// is not written on every commit but derived at open (the newest history key, compaction
+// revision or object modRev). One readwrite transaction covers the whole batch, so it lands
+// completely or not at all. Values are JSON text: lists become string joins, and
+// structured-cloning a string is far cheaper than cloning an object tree.
 //
-// Layout version 2. A version-1 database (separate values/index stores, meta written per commit,
-// values duplicated in history) is wiped by the upgrade: pre-release data, no migration.
+// Layout version 3 (creates without history records). Version 2 differs only in having a
+// history record for every batch, which version 3 reads as it is: the upgrade keeps the data and
+// stops a version-2 build, which would miss the creates' events, from opening it. A version-1
+// database (separate values/index stores, meta written per commit, values duplicated in history)
+// is wiped by the upgrade: pre-release data, no migration.
 
 import { unwrap, wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import {
@@ -21,7 +25,7 @@ import {
   type IndexRecord,
   type KvBackend,
 } from '../../core/storage/types';
-import { fromDurable, toDurable, type DurableEvent } from './durable-history';
+import { fromDurable, needsHistoryRecord, toDurable, type DurableEvent } from './durable-history';
 
 interface ObjectRecord {
   /** The object's JSON text. */
@@ -39,7 +43,9 @@ interface KvSchema extends DBSchema {
 type Db = IDBPDatabase<KvSchema>;
 const STORES = ['objects', 'history', 'meta'] as const;
 const META_KEY = 'state';
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
+/** The oldest layout the upgrade keeps (see the header). */
+const KEPT_VERSION = 2;
 /**
  * Relaxed: the transaction completes once the OS has the data, without waiting for a flush to
  * disk (Chromium's default since M121; said explicitly so the benchmark's raw-put floor can use
@@ -93,30 +99,35 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
         const index: IndexRecord[] = [];
         const values: Array<[string, string]> = [];
         const current = new Map<string, string>();
+        let revision = meta?.compactRevision ?? 0;
         keys.forEach((key, i) => {
           const rec = records[i]!;
           index.push({ key, createRev: rec.c, modRev: rec.m });
           values.push([key, rec.v]);
           current.set(key, rec.v);
+          if (rec.m > revision) revision = rec.m;
         });
         const compactRevision = meta?.compactRevision ?? 0;
-        const events = fromDurable(batches, (key) => current.get(key));
+        const events = fromDurable(batches, index, compactRevision, (key) => current.get(key));
         const lastRev = events.length ? events[events.length - 1]!.rev : 0;
-        return { revision: Math.max(lastRev, compactRevision), compactRevision, index, events, values };
+        return { revision: Math.max(lastRev, revision), compactRevision, index, events, values };
       });
     },
 
     async openHead(): Promise<BackendHead> {
-      // Meta and the newest history key only: a cold worker's first GET reads its one key with readEntries.
+      // Meta, the newest history key and whether any object exists: a cold worker's first GET
+      // reads its one key with readEntries. Creates after the newest history record are only
+      // found by the full open, so the revision here is a lower bound (see BackendHead).
       return guard('open', async () => {
-        const tx = (await database()).transaction(['history', 'meta'], 'readonly');
-        const [meta, last] = await Promise.all([
+        const tx = (await database()).transaction(STORES, 'readonly');
+        const [meta, last, anyObject] = await Promise.all([
           tx.objectStore('meta').get(META_KEY),
           tx.objectStore('history').openKeyCursor(null, 'prev'),
+          tx.objectStore('objects').openKeyCursor(),
           tx.done,
         ]);
         const compactRevision = meta?.compactRevision ?? 0;
-        return { revision: Math.max(last?.key ?? 0, compactRevision), compactRevision };
+        return { revision: Math.max(last?.key ?? 0, compactRevision, anyObject ? 1 : 0), compactRevision };
       });
     },
 
@@ -195,8 +206,9 @@ async function getRecords(db: Db, keys: string[]): Promise<Array<ObjectRecord | 
 async function openDatabase(factory: IDBFactory | undefined, name: string): Promise<Db> {
   if (!factory) throw new StorageError('Unavailable', 'IndexedDB is not available here');
   const request = factory.open(name, SCHEMA_VERSION);
-  request.onupgradeneeded = () => {
+  request.onupgradeneeded = (event) => {
     const raw = request.result;
+    if (event.oldVersion >= KEPT_VERSION) return;
     // Any older layout is dropped whole (see the header): its records mean something else now.
     for (const store of Array.from(raw.objectStoreNames)) raw.deleteObjectStore(store);
     for (const store of STORES) raw.createObjectStore(store);
@@ -215,18 +227,18 @@ async function openDatabase(factory: IDBFactory | undefined, name: string): Prom
  */
 function writeBatch(db: IDBDatabase, batch: CommitBatch, compacting: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
-    const tx = db.transaction(compacting ? [...STORES] : ['objects', 'history'], 'readwrite', IDB_DURABILITY);
+    const history = compacting || needsHistoryRecord(batch.events);
+    const tx = db.transaction(compacting ? [...STORES] : history ? ['objects', 'history'] : 'objects', 'readwrite', IDB_DURABILITY);
     tx.oncomplete = () => resolve();
     tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
     try {
       const objects = tx.objectStore('objects');
       for (const key of batch.deletes) objects.delete(key);
       for (const r of batch.puts) objects.put({ v: r.value, c: r.createRev, m: r.modRev } satisfies ObjectRecord, r.key);
-      const history = tx.objectStore('history');
-      history.put(toDurable(batch.events), batch.revision);
+      if (history) tx.objectStore('history').put(toDurable(batch.events), batch.revision);
       if (compacting) {
         tx.objectStore('meta').put({ compactRevision: batch.compactRevision }, META_KEY);
-        trimHistory(history, batch.compactRevision);
+        trimHistory(tx.objectStore('history'), batch.compactRevision);
       } else {
         // Every request is placed: commit now rather than after the requests' success events
         // have made a round trip through this thread (about 0.1 ms per commit in Chromium). Not

@@ -33,14 +33,20 @@ async function call(server: ApiServer, method: string, url: string, body?: Uint8
   return decodeReply(await server.handle({ method, url, headers, body }));
 }
 
-/** Every history put (the batch's second write, after its object puts) fails as a full disk does. */
-function quotaOnHistoryPut(): void {
+/** Every put into `store` fails as a full disk does. */
+function quotaOnPut(store: 'objects' | 'history'): void {
   const put = IDBObjectStore.prototype.put;
   vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-    if (this.name === 'history') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    if (this.name === store) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     return put.call(this, value, key);
   });
 }
+
+const QUOTA_STATUS = {
+  code: 500,
+  reason: 'InternalError',
+  message: 'Internal error occurred: commit failed: indexeddb commit failed: QuotaExceededError: The quota has been exceeded.',
+};
 
 describe('IndexedDB failures through the API', () => {
   it('answers a create that hits the quota with 500 InternalError and writes nothing', async () => {
@@ -50,13 +56,9 @@ describe('IndexedDB failures through the API', () => {
     expect(before.status).toBe(200);
     const rv = before.json.metadata.resourceVersion as string;
 
-    quotaOnHistoryPut();
+    quotaOnPut('objects');
     const created = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap('big'));
-    expect(failure(created)).toEqual({
-      code: 500,
-      reason: 'InternalError',
-      message: 'Internal error occurred: commit failed: indexeddb commit failed: QuotaExceededError: The quota has been exceeded.',
-    });
+    expect(failure(created)).toEqual(QUOTA_STATUS);
     expect((await call(server, 'GET', '/api/v1/namespaces/default/configmaps/big')).status).toBe(404);
 
     // Storage has room again: the store goes on, and the failed write's object never appears.
@@ -74,12 +76,34 @@ describe('IndexedDB failures through the API', () => {
 
   it('fails every create of a group-committed batch together', async () => {
     const server = await start(`quota-${++counter}`);
-    quotaOnHistoryPut();
+    quotaOnPut('objects');
     const replies = await Promise.all(['a', 'b', 'c'].map((n) => call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap(n))));
     expect(replies.map((r) => r.status)).toEqual([500, 500, 500]);
     vi.restoreAllMocks();
     const list = await call(server, 'GET', '/api/v1/namespaces/default/configmaps');
     expect(list.json.items).toEqual([]);
+  });
+});
+
+describe('IndexedDB failures through the API, after the object put', () => {
+  it('answers an update whose history record hits the quota with 500, and keeps the old object', async () => {
+    // An update's batch puts the object, then its history record: the second put fails after
+    // the first was issued, and the transaction takes both back.
+    const dbName = `quota-${++counter}`;
+    const server = await start(dbName);
+    const created = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap('kept'));
+    expect(created.status).toBe(201);
+    quotaOnPut('history');
+    const patch = new TextEncoder().encode(JSON.stringify({ data: { a: 'changed' } }));
+    const patched = decodeReply(await server.handle({ method: 'PATCH', url: '/api/v1/namespaces/default/configmaps/kept', headers: { accept: 'application/json', 'content-type': 'application/merge-patch+json' }, body: patch }));
+    expect(failure(patched)).toEqual(QUOTA_STATUS);
+    vi.restoreAllMocks();
+    const read = async (s: ApiServer) => (await call(s, 'GET', '/api/v1/namespaces/default/configmaps/kept')).json;
+    expect((await read(server)).data.a).toBe('x'.repeat(100));
+    expect((await read(server)).metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+    await server.close();
+    const again = await start(dbName);
+    expect((await read(again)).data.a).toBe('x'.repeat(100));
   });
 });
 
@@ -95,11 +119,14 @@ describe('IndexedDB backend transaction aborts', () => {
     });
     await backend.commit(batch(1));
     // `add` on an existing key fails asynchronously (ConstraintError), the way a quota failure
-    // surfaces in a real browser: the request errors, then the whole transaction aborts.
+    // surfaces in a real browser: the request errors, then the whole transaction aborts. The
+    // batch's first put (a new key) was issued before the failing one (the existing /k/1).
     vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      return this.name === 'history' ? this.add(value, 1) : this.add(value, key);
+      return this.add(value, key);
     });
-    const error = await Promise.resolve(backend.commit(batch(2))).catch((e: unknown) => e);
+    const second = batch(2);
+    second.puts.push({ key: '/k/1', value: '{"rev":2}', createRev: 1, modRev: 2 });
+    const error = await Promise.resolve(backend.commit(second)).catch((e: unknown) => e);
     vi.restoreAllMocks();
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).message).toMatch(/^indexeddb commit failed: ConstraintError/);

@@ -69,6 +69,60 @@ describe('indexeddb backend', () => {
     await again.close();
   });
 
+  /** How many records the named database's history store holds, read with the plain API. */
+  const historyRecords = (backend: KvBackend): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const req = factory.open(names.get(backend)!);
+      req.onsuccess = () => {
+        const count = req.result.transaction('history').objectStore('history').count();
+        count.onsuccess = () => (req.result.close(), resolve(count.result));
+        count.onerror = () => reject(count.error);
+      };
+      req.onerror = () => reject(req.error);
+    });
+
+  it('writes no history record for a batch of creates only, and rebuilds their events on open', async () => {
+    const backend = freshBackend();
+    await backend.commit(put('/c/1', 1));
+    await backend.commit({ ...put('/c/2', 2), puts: [...put('/c/2', 2).puts, ...put('/c/3', 3).puts], events: [...put('/c/2', 2).events, ...put('/c/3', 3).events], revision: 3 });
+    expect(await historyRecords(backend)).toBe(0);
+    // An update needs one: its previous value is in no object record.
+    await backend.commit({
+      revision: 4,
+      puts: [{ key: '/c/1', value: '{"v":4}', createRev: 1, modRev: 4 }],
+      deletes: [],
+      events: [{ type: 'put', key: '/c/1', rev: 4, value: '{"v":4}', prevValue: '{"k":"/c/1"}', createRev: 1, prevModRev: 1 }],
+      compactRevision: 0,
+    });
+    await backend.commit(put('/c/5', 5));
+    expect(await historyRecords(backend)).toBe(1);
+    await backend.close();
+
+    const again = sameDatabase(backend);
+    // Before the full open only a lower bound is known: the newest history record's revision.
+    expect((await again.openHead!()).revision).toBe(4);
+    const state = await again.open();
+    expect(state.revision).toBe(5);
+    expect(state.events.map((ev) => [ev.rev, ev.key, ev.value])).toEqual([
+      [1, '/c/1', '{"k":"/c/1"}'],
+      [2, '/c/2', '{"k":"/c/2"}'],
+      [3, '/c/3', '{"k":"/c/3"}'],
+      [4, '/c/1', '{"v":4}'],
+      [5, '/c/5', '{"k":"/c/5"}'],
+    ]);
+    await again.close();
+  });
+
+  it('reports a revision of at least 1 before the full open when only creates were written', async () => {
+    const backend = freshBackend();
+    expect((await backend.openHead!()).revision).toBe(0);
+    await backend.commit(put('/d/1', 1));
+    await backend.commit(put('/d/2', 2));
+    expect((await backend.openHead!()).revision).toBe(1);
+    expect((await backend.open()).revision).toBe(2);
+    await backend.close();
+  });
+
   it('commits a batch explicitly, except while the history trim still walks its cursor', async () => {
     const commits = vi.spyOn(IDBTransaction.prototype, 'commit');
     const backend = freshBackend();
@@ -126,6 +180,26 @@ describe('indexeddb backend', () => {
     expect(await backend.open()).toEqual({ revision: 0, compactRevision: 0, index: [], events: [], values: [] });
     await backend.commit(put('/new', 1));
     expect(await backend.read(['/new', '/old'])).toEqual(['{"k":"/new"}', undefined]);
+    await backend.close();
+  });
+
+  it('keeps a database of layout version 2 on upgrade: it reads the same', async () => {
+    const dbName = `kv-${++counter}`;
+    await new Promise<void>((resolve, reject) => {
+      const req = factory.open(dbName, 2);
+      req.onupgradeneeded = () => {
+        for (const store of ['objects', 'history', 'meta']) req.result.createObjectStore(store);
+        req.transaction!.objectStore('objects').put({ v: '{"kept":true}', c: 1, m: 1 }, '/kept');
+        req.transaction!.objectStore('history').put([{ type: 'put', key: '/kept', rev: 1, createRev: 1 }], 1);
+      };
+      req.onsuccess = () => (req.result.close(), resolve());
+      req.onerror = () => reject(req.error);
+    });
+    const backend = createIdbBackend({ dbName, indexedDB: factory });
+    const state = await backend.open();
+    expect(state.revision).toBe(1);
+    expect(state.values).toEqual([['/kept', '{"kept":true}']]);
+    expect(state.events).toEqual([{ type: 'put', key: '/kept', rev: 1, createRev: 1, value: '{"kept":true}' }]);
     await backend.close();
   });
 

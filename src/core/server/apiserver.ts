@@ -152,7 +152,9 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const serve = observability.wrap(serving.wrap(dispatch));
   return {
     audit: observability.audit,
-    revision: () => mvcc.revision,
+    // Waiting for revision 0 costs nothing on a loaded store and makes a lazy one load (its
+    // revision is only a lower bound until then).
+    revision: () => mvcc.waitForRevision(0, 0).then(() => mvcc.revision),
     snapshot: () => snapshotOf(mvcc),
     handle(req: ApiRequest): Promise<ApiResponse> {
       if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());

@@ -23,6 +23,7 @@ export function lazyStore(backend: KvBackend, head: BackendHead, loading: Promis
   );
 
   return {
+    /** Before the full load, a lower bound (see BackendHead): callers that need more wait for it. */
     get revision() {
       return store ? store.revision : head.revision;
     },
@@ -33,9 +34,9 @@ export function lazyStore(backend: KvBackend, head: BackendHead, loading: Promis
 
     async get(key: string, rev?: number): Promise<KV | undefined> {
       if (store) return store.get(key, rev);
-      // Past revisions need the history window.
-      if (rev && rev < head.revision) return (await fullStore()).get(key, rev);
-      if (rev && rev > head.revision) return (await fullStore()).get(key, rev);
+      // A read at a revision needs the history window, and the exact revision: head.revision is
+      // only a lower bound.
+      if (rev) return (await fullStore()).get(key, rev);
       if (backend.readEntries) {
         const [entry] = await backend.readEntries([key]);
         if (store) return (store as MvccStore).get(key);

@@ -157,6 +157,10 @@ export interface BackendState {
 /** Durable storage under the MVCC store: in memory (Node default, tests) or IndexedDB (browser). */
 /** What a store needs before it can answer a single-key read: the key index and meta. */
 export interface BackendHead {
+  /**
+   * At least the store's revision, not necessarily all of it (a backend may derive the exact one
+   * only from every record, as IndexedDB's does for creates): at least 1 when anything is stored.
+   */
   revision: number;
   compactRevision: number;
   /** The key index, when the backend reads it up front (otherwise readEntries answers per key). */

@@ -34,7 +34,7 @@ export async function handleAdmin(action: string, request: Request, runtime: Api
       // The page polls this to keep its revision current: read from the store, not through an
       // API request, so polling leaves no audit events or metrics behind.
       const server = await runtime.server();
-      const answer: HostRevision = { revision: String(server.revision?.() ?? ''), mode: runtime.mode, storageError: runtime.storageError };
+      const answer: HostRevision = { revision: String((await server.revision?.()) ?? ''), mode: runtime.mode, storageError: runtime.storageError };
       return json(answer);
     }
     case 'POST memory':

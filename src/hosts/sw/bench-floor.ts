@@ -1,6 +1,7 @@
 // Floors for the browser benchmarks (bench/browser), answered by this same worker under the
-// private prefix: a fixed Response of a given size (T), and the raw IndexedDB operation on the
-// same bytes (P), timed inside the worker. A separate database keeps them away from the cluster.
+// private prefix: a fixed Response of a given size (T), the raw IndexedDB operation on the
+// same bytes (P), timed inside the worker, and both in one request (TP). A separate database
+// keeps them away from the cluster.
 
 import { IDB_DURABILITY } from '../../backends/idb/idb-backend';
 import { toResponse } from './fetch-adapter';
@@ -38,7 +39,7 @@ const ECHO_HEADERS: Record<string, string> = {
   'Content-Type': 'application/json',
 };
 
-/** `echo?bytes=N[&status=201]` (any method; a request body is read), `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */
+/** `echo?bytes=N[&status=201]` (any method; a request body is read), `echo-put?bytes=N&key=k[&status=201]`, `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */
 export async function benchFloor(action: string, search: URLSearchParams, request?: Request): Promise<Response | undefined> {
   const bytes = Number(search.get('bytes') ?? '0');
   const key = search.get('key') ?? 'k';
@@ -51,6 +52,15 @@ export async function benchFloor(action: string, search: URLSearchParams, reques
     // Through the API's own adapter, so T carries its body the way the API's answers do (a
     // one-chunk stream, see fetch-adapter.ts): T is the transport, whatever the transport is.
     return toResponse({ status, headers: ECHO_HEADERS, body: 'x'.repeat(bytes) }).response;
+  }
+  if (action === 'bench/echo-put') {
+    // T and P in one request: the body read as T reads it, P's put, T's answer. Timed from the
+    // page like T, so it also carries what the put costs the transport around it (the browser
+    // process finishing the transaction while it routes the answer), which P, timed inside the
+    // worker, cannot show.
+    if (request && request.method !== 'GET' && request.method !== 'HEAD') await request.arrayBuffer();
+    await run('readwrite', (s) => s.put('x'.repeat(bytes), key));
+    return toResponse({ status: Number(search.get('status') ?? '200'), headers: ECHO_HEADERS, body: 'x'.repeat(bytes) }).response;
   }
   if (action === 'bench/idb-put') {
     const value = 'x'.repeat(bytes);
