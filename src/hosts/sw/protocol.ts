@@ -7,7 +7,7 @@
  * that meets a worker with another version asks it to update and reloads once the new one
  * controls the page.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** The IndexedDB database holding the cluster state. */
 export const DB_NAME = 'kube-playground';
