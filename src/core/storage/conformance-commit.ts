@@ -127,6 +127,30 @@ export function commitConformance(makeBackend: MakeBackend, reopen?: ReopenBacke
       expect(summary(events).at(-1)).toBe('put /r/d @6');
     });
 
+    it('replays every event with its values after a reopen, creates in batches of their own included', async () => {
+      const first = await openStore();
+      const live = recorder();
+      first.store.watch('/r/', 0, live.onEvent);
+      // Two creates in one batch, a key deleted and created again, an update of an untouched create.
+      await Promise.all([first.store.create('/r/a', obj('a')), first.store.create('/r/b', obj('b'))]);
+      await first.store.update('/r/a', () => ({ kind: 'delete' }));
+      await first.store.create('/r/a', obj('a', { again: true }));
+      await first.store.update('/r/b', () => ({ kind: 'put', encode: obj('b', { v: 2 }) }));
+      await first.store.create('/r/c', obj('c'));
+      await flush();
+      await first.store.close();
+
+      const { store } = await openStore(await reopen(first.control.inner));
+      expect(store.revision).toBe(6);
+      const replayed = recorder();
+      store.watch('/r/', 0, replayed.onEvent);
+      await flush();
+      expect(summary(replayed.events)).toEqual(['put /r/a @1', 'put /r/b @2', 'delete /r/a @3', 'put /r/a @4', 'put /r/b @5', 'put /r/c @6']);
+      expect(replayed.events).toEqual(live.events);
+      expect((await store.get('/r/a', 2))!.value).toBe('{"name":"a","rv":"1"}');
+      expect(await store.get('/r/a', 3)).toBeUndefined();
+    });
+
     it('keeps the compaction revision and drops compacted history', async () => {
       const first = await openStore();
       await first.store.create('/r/a', obj('a'));
