@@ -4,7 +4,7 @@
 // read, the readwrite transaction and its `complete`, the Response constructor), so no product
 // code changes; page and worker are cross-origin isolated, so both clocks tick in 5 µs and share
 // an epoch through performance.timeOrigin.
-//   npx tsx bench/browser/create-phases.ts
+//   npx tsx bench/browser/create-phases.ts [--blank]   (--blank: from a page without the app)
 import { buildAndServe, launchBrowser, openApp } from '../../e2e/browser/harness';
 import { CONFIGMAP } from '../fixtures';
 import { quantile } from '../http-client';
@@ -55,7 +55,14 @@ async function main(): Promise<void> {
   const site = await buildAndServe('/', { isolated: true });
   const browser = await launchBrowser();
   const context = await browser.newContext();
-  const { page } = await openApp(context, site.url);
+  const app = await openApp(context, site.url);
+  let page = app.page;
+  if (process.argv.includes('--blank')) {
+    // A page of the site without the app: no UI lists or watches on the same threads.
+    page = await context.newPage();
+    await page.goto(`${site.url}no-such-page`);
+    await app.page.close();
+  }
   const worker = context.serviceWorkers()[0]!;
   await worker.evaluate(WORKER_MARKS);
   const run = (kind: string, n: number, prefix: string) =>
