@@ -158,8 +158,8 @@ export interface BackendState {
 /** What a store needs before it can answer a single-key read: the key index and meta. */
 export interface BackendHead {
   /**
-   * At least the store's revision, not necessarily all of it (a backend may derive the exact one
-   * only from every record, as IndexedDB's does for creates): at least 1 when anything is stored.
+   * A lower bound of the store's revision (a backend may find the exact one only in every record,
+   * as IndexedDB's does for creates); at least 1 when anything is stored.
    */
   revision: number;
   compactRevision: number;
