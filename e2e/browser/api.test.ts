@@ -169,6 +169,31 @@ describe('browser host', () => {
     expect(resumed.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED gap-1', 'MODIFIED before-stop', 'ADDED gap-2']);
   });
 
+  it('after a worker stop, a watch from before a batch of creates replays them from storage, in order', async () => {
+    // Creates in one group commit write no history record (IndexedDB layout 3): their events are
+    // rebuilt from the object records and from the update that follows.
+    const rv = json(await pageFetch(page, CM)).metadata.resourceVersion;
+    const statuses = await page.evaluate(
+      (names) => Promise.all(names.map((name) => fetch('api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name } }) }).then((r) => r.status))),
+      ['replay-1', 'replay-2', 'replay-3'],
+    );
+    expect(statuses).toEqual([201, 201, 201]);
+    await pageFetch(page, `${CM}/replay-2`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: '{"data":{"x":"y"}}' });
+    const live = json(await pageFetch(page, CM)).items!.filter((i) => i.metadata.name.startsWith('replay-'));
+    await stopServiceWorkers(page);
+    await startWatch(page, 'replay', `${CM}?watch=1&resourceVersion=${rv}&timeoutSeconds=2`);
+    const replayed = await waitForWatch(page, 'replay', (x) => x.ended !== '');
+    const events = replayed.events.filter((e) => e.object.metadata.name.startsWith('replay-'));
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`).sort()).toEqual(['ADDED replay-1', 'ADDED replay-2', 'ADDED replay-3', 'MODIFIED replay-2']);
+    // In revision order, each with the object as it was then.
+    const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
+    expect(rvs).toEqual([...rvs].sort((a, b) => a - b));
+    expect(events.at(-1)).toMatchObject({ type: 'MODIFIED', object: { data: { x: 'y' } } });
+    expect(events.find((e) => e.type === 'ADDED' && e.object.metadata.name === 'replay-2')!.object).not.toHaveProperty('data');
+    const latest = new Map(events.map((e) => [e.object.metadata.name, e.object.metadata.resourceVersion]));
+    expect(live.map((i) => latest.get(i.metadata.name))).toEqual(live.map((i) => i.metadata.resourceVersion));
+  });
+
   it('a watch too old to resume after a worker stop gets 410 Expired; a relist and a watch from it carry on', async () => {
     // A short --history-window (the page's settings), so the gap outlives it.
     const applied = await pageFetch(page, '__playground/settings', { method: 'PUT', body: JSON.stringify({ historyWindow: '1s' }) });
