@@ -179,11 +179,11 @@ describe('browser host', () => {
     );
     expect(statuses).toEqual([201, 201, 201]);
     await pageFetch(page, `${CM}/replay-2`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: '{"data":{"x":"y"}}' });
-    const live = json(await pageFetch(page, CM)).items!.filter((i) => i.metadata.name.startsWith('replay-'));
+    const live = (json(await pageFetch(page, CM)).items as Array<{ metadata: { name: string; resourceVersion: string } }>).filter((i) => i.metadata.name.startsWith('replay-'));
     await stopServiceWorkers(page);
     await startWatch(page, 'replay', `${CM}?watch=1&resourceVersion=${rv}&timeoutSeconds=2`);
     const replayed = await waitForWatch(page, 'replay', (x) => x.ended !== '');
-    const events = replayed.events.filter((e) => e.object.metadata.name.startsWith('replay-'));
+    const events = replayed.events.filter((e) => e.object.metadata.name?.startsWith('replay-'));
     expect(events.map((e) => `${e.type} ${e.object.metadata.name}`).sort()).toEqual(['ADDED replay-1', 'ADDED replay-2', 'ADDED replay-3', 'MODIFIED replay-2']);
     // In revision order, each with the object as it was then.
     const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
