@@ -6,6 +6,14 @@ import type { ResourceInfo } from '../registry/types';
 
 export class StartupError extends Error {}
 
+/**
+ * A flag value its parser refused, worded as kube-apiserver's flag library (pflag) words it: both
+ * hosts say it the same way, `npm run serve` at start-up and the browser host's settings.
+ */
+export function invalidFlagArgument(flag: string, value: string, err: StartupError): string {
+  return `invalid argument ${JSON.stringify(value)} for "--${flag}" flag: ${err.message}`;
+}
+
 export interface RuntimeConfig {
   /** Whether a built-in resource is served under this configuration. */
   enabled(info: ResourceInfo): boolean;

@@ -1,6 +1,6 @@
 // Command-line flags of `npm run serve`. Pure parsing, no side effects, so it is unit-testable.
 import { builtinResources } from '../../core/schema';
-import { parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
+import { invalidFlagArgument, parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
 import { parseFeatureGates } from '../../core/server/runtime-config-gates';
 import { validateShowHiddenMetricsVersion } from '../../core/server/metrics-hidden';
 import { parseHistoryWindow } from '../../core/server/history-window';
@@ -40,7 +40,7 @@ function checkedApiFlag(name: string, value: string, parse: () => unknown): stri
     parse();
   } catch (err) {
     if (!(err instanceof StartupError)) throw err;
-    throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: ${err.message}`);
+    throw new FlagError(invalidFlagArgument(name, value, err));
   }
   return value;
 }

@@ -5,7 +5,7 @@
 // previous ones in force; so does a restart that fails after all.
 import type { ApiServerOptions } from '../../core/api';
 import { builtinResources } from '../../core/schema';
-import { parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
+import { invalidFlagArgument, parseRuntimeConfig, StartupError } from '../../core/server/runtime-config';
 import { parseFeatureGates } from '../../core/server/runtime-config-gates';
 import { parseHistoryWindow } from '../../core/server/history-window';
 import type { ApiRuntime } from './api-runtime';
@@ -14,17 +14,12 @@ import { DEFAULT_HOST_SETTINGS, type HostSettings, type SettingsAnswer } from '.
 
 export type CheckedSettings = { ok: true; settings: HostSettings; warnings: string[] } | { ok: false; error: string };
 
-/** The message `npm run serve` prints for the same flag value (pflag's "invalid argument" form). */
-function flagError(flag: string, value: string, err: StartupError): string {
-  return `invalid argument ${JSON.stringify(value)} for "--${flag}" flag: ${err.message}`;
-}
-
 /** Runs a flag's parser on the text; its StartupError becomes the message `npm run serve` prints. */
 function checkFlag<T>(flag: string, value: string, parse: (text: string) => T): { ok: true; value: T } | { ok: false; error: string } {
   try {
     return { ok: true, value: parse(value) };
   } catch (err) {
-    if (err instanceof StartupError) return { ok: false, error: flagError(flag, value, err) };
+    if (err instanceof StartupError) return { ok: false, error: invalidFlagArgument(flag, value, err) };
     throw err;
   }
 }
