@@ -103,13 +103,12 @@ async function main() {
   const createRows = async () => {
     for (const [label, kind] of [['ConfigMap', 'cm'], ['Deployment', 'deploy']] as const) {
       const series = { create: [] as number[], t: [] as number[], p: [] as number[], tp: [] as number[] };
-      const tpKind = kind === 'cm' ? 'tp-cm' : 'tp-deploy';
       // Warm-up, as the Node bench does: the API's code reaches its optimised tiers and the worker's
       // database is open before anything is timed; the floors are warmed the same way.
       const [, warmBytes, warmTimes] = await timeFetches({ kind, prefix: `warmup-${kind}` }, CREATE_WARMUP);
       await timeFetches({ kind: `echo-${kind}`, bytes: warmBytes }, WARMUP);
       await timeFetches({ kind: 'idb-put', bytes: warmBytes }, WARMUP);
-      await timeFetches({ kind: tpKind, bytes: warmBytes }, WARMUP);
+      await timeFetches({ kind: `tp-${kind}`, bytes: warmBytes }, WARMUP);
       let bytes = 0;
       for (let k = 0; k < BLOCKS; k++) {
         const [, b, creates] = await timeFetches({ kind, prefix: `timed-${kind}-${k}` }, CREATE_SAMPLES / BLOCKS);
@@ -117,7 +116,7 @@ async function main() {
         series.create.push(...creates);
         series.t.push(...(await timeFetches({ kind: `echo-${kind}`, bytes }, CREATE_SAMPLES / BLOCKS))[2]);
         series.p.push(...(await timeFetches({ kind: 'idb-put', bytes }, CREATE_SAMPLES / BLOCKS))[2]);
-        series.tp.push(...(await timeFetches({ kind: tpKind, bytes }, CREATE_SAMPLES / BLOCKS))[2]);
+        series.tp.push(...(await timeFetches({ kind: `tp-${kind}`, bytes }, CREATE_SAMPLES / BLOCKS))[2]);
       }
       const [p50, t, p, tp] = [median(series.create), median(series.t), median(series.p), median(series.tp)];
       // For the record: the floor a bodiless GET of the same answer size would give.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StorageError, type StoreEvent } from '../../core/storage/types';
-import { fromDurable, needsHistoryRecord, toDurable, type ObjectRevisions } from './durable-history';
+import { StorageError, type IndexRecord, type StoreEvent } from '../../core/storage/types';
+import { fromDurable, needsHistoryRecord, toDurable } from './durable-history';
 
 // A key's life across three batches: created, updated twice, deleted, created again; a second key
 // created and updated. What the store saw, in commit order.
@@ -17,7 +17,7 @@ const current = new Map([
   ['/a', 'a6'],
   ['/b', 'b7'],
 ]);
-const objects: ObjectRevisions[] = [
+const objects: IndexRecord[] = [
   { key: '/a', createRev: 6, modRev: 6 },
   { key: '/b', createRev: 2, modRev: 7 },
 ];

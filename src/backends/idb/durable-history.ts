@@ -11,17 +11,10 @@
 // the second put made a sequential create ~10% slower, most of it in the IndexedDB work around
 // the commit rather than in the put itself (see bench/RESULTS.md).
 
-import { StorageError, type StoreEvent } from '../../core/storage/types';
+import { StorageError, type IndexRecord, type StoreEvent } from '../../core/storage/types';
 
 /** A StoreEvent as persisted: everything but `value`. */
 export type DurableEvent = Omit<StoreEvent, 'value'>;
-
-/** An object record's revisions, as the objects store keeps them. */
-export interface ObjectRevisions {
-  key: string;
-  createRev: number;
-  modRev: number;
-}
 
 /** Whether a batch needs a history record: any event other than a create does. */
 export function needsHistoryRecord(events: readonly StoreEvent[]): boolean {
@@ -47,7 +40,7 @@ export function toDurable(events: readonly StoreEvent[]): DurableEvent[] {
  */
 export function fromDurable(
   batches: readonly DurableEvent[][],
-  objects: Iterable<ObjectRevisions>,
+  objects: Iterable<IndexRecord>,
   compactRevision: number,
   current: (key: string) => string | undefined,
 ): StoreEvent[] {

@@ -99,7 +99,8 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
         const index: IndexRecord[] = [];
         const values: Array<[string, string]> = [];
         const current = new Map<string, string>();
-        let revision = meta?.compactRevision ?? 0;
+        const compactRevision = meta?.compactRevision ?? 0;
+        let revision = compactRevision;
         keys.forEach((key, i) => {
           const rec = records[i]!;
           index.push({ key, createRev: rec.c, modRev: rec.m });
@@ -107,7 +108,6 @@ export function createIdbBackend(opts: IdbBackendOptions): KvBackend {
           current.set(key, rec.v);
           if (rec.m > revision) revision = rec.m;
         });
-        const compactRevision = meta?.compactRevision ?? 0;
         const events = fromDurable(batches, index, compactRevision, (key) => current.get(key));
         const lastRev = events.length ? events[events.length - 1]!.rev : 0;
         return { revision: Math.max(lastRev, revision), compactRevision, index, events, values };

@@ -43,24 +43,20 @@ const ECHO_HEADERS: Record<string, string> = {
 export async function benchFloor(action: string, search: URLSearchParams, request?: Request): Promise<Response | undefined> {
   const bytes = Number(search.get('bytes') ?? '0');
   const key = search.get('key') ?? 'k';
-  if (action === 'bench/echo') {
+  if (action === 'bench/echo' || action === 'bench/echo-put') {
     // The header set the API answers with (fixed values of the same length) and, for a create's
     // floor, its status: the floor moves the same bytes, like bench/floor-server.ts for Node.
     const status = Number(search.get('status') ?? '200');
     // A create's body is read, as the API reads it (the Node floor server does the same).
     if (request && request.method !== 'GET' && request.method !== 'HEAD') await request.arrayBuffer();
+    // echo-put is T and P in one request: P's put between T's body read and T's answer. Timed
+    // from the page like T, so it also carries what the put costs the transport around it (the
+    // browser process finishing the transaction while it routes the answer), which P, timed
+    // inside the worker, cannot show.
+    if (action === 'bench/echo-put') await run('readwrite', (s) => s.put('x'.repeat(bytes), key));
     // Through the API's own adapter, so T carries its body the way the API's answers do (a
     // one-chunk stream, see fetch-adapter.ts): T is the transport, whatever the transport is.
     return toResponse({ status, headers: ECHO_HEADERS, body: 'x'.repeat(bytes) }).response;
-  }
-  if (action === 'bench/echo-put') {
-    // T and P in one request: the body read as T reads it, P's put, T's answer. Timed from the
-    // page like T, so it also carries what the put costs the transport around it (the browser
-    // process finishing the transaction while it routes the answer), which P, timed inside the
-    // worker, cannot show.
-    if (request && request.method !== 'GET' && request.method !== 'HEAD') await request.arrayBuffer();
-    await run('readwrite', (s) => s.put('x'.repeat(bytes), key));
-    return toResponse({ status: Number(search.get('status') ?? '200'), headers: ECHO_HEADERS, body: 'x'.repeat(bytes) }).response;
   }
   if (action === 'bench/idb-put') {
     const value = 'x'.repeat(bytes);
