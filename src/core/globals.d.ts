@@ -38,7 +38,6 @@ declare function btoa(data: string): string;
 
 declare var crypto: {
   getRandomValues<T extends Uint8Array>(array: T): T;
-  randomUUID(): string;
 };
 declare var performance: { now(): number };
 declare var console: {

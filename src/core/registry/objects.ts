@@ -5,6 +5,7 @@
 // join (kube-apiserver omits kind/apiVersion on items of built-in lists), and a single object or
 // a watch event only needs a constant prefix.
 import { managedFieldsText } from '../fieldmanager/managed-text';
+import { newUuid } from './uuid';
 
 /** Field order of ObjectMeta as kube-apiserver writes it (Go struct order). */
 const META_ORDER = [
@@ -153,7 +154,7 @@ export function randomSuffix(n = 5): string {
 }
 
 export function newUid(): string {
-  return crypto.randomUUID();
+  return newUuid();
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

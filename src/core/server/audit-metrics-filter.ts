@@ -11,6 +11,7 @@ import { deprecationOf } from './deprecation';
 import { ApiMetrics, requestLabels } from './metrics';
 import { recordedAuditAnnotations } from '../admission/attributes';
 import { AuditLog, DEFAULT_AUDIT_USER, objectRefOf, responseStatusOf, type AuditEvent, type AuditUser } from './audit';
+import { newUuid } from '../registry/uuid';
 
 export interface ObserveDeps {
   catalog: Catalog;
@@ -38,7 +39,7 @@ export function observeRequests(handle: Handle, deps: ObserveDeps): Handle {
     const res = await handle(req);
 
     if (labels) deps.metrics.observeRequest(labels, res.status, (now() - received) / 1000);
-    const auditID = res.headers['Audit-Id'] ?? crypto.randomUUID();
+    const auditID = res.headers['Audit-Id'] ?? newUuid();
     const acting = deps.userOf?.(req) ?? DEFAULT_AUDIT_USER;
     const requester = deps.requesterOf?.(req);
     const user = requester ?? acting;

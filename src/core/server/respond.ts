@@ -4,6 +4,7 @@
 import type { ApiResponse } from '../types';
 import { ApiError } from './status';
 import { withTypeMeta, type Obj } from '../registry/objects';
+import { newUuid } from '../registry/uuid';
 import type { ServedResource } from '../registry/catalog';
 import { servedText } from '../registry/conversion';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
@@ -14,7 +15,7 @@ import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
 export const JSON_TYPE = 'application/json';
 
 export function baseHeaders(contentType: string, warnings?: string[]): Record<string, string> {
-  const h: Record<string, string> = { 'Audit-Id': crypto.randomUUID(), 'Cache-Control': 'no-cache, private', 'Content-Type': contentType };
+  const h: Record<string, string> = { 'Audit-Id': newUuid(), 'Cache-Control': 'no-cache, private', 'Content-Type': contentType };
   if (warnings && warnings.length) h['Warning'] = warningHeader(warnings);
   return h;
 }
