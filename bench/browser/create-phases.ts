@@ -95,7 +95,11 @@ async function main(): Promise<void> {
         add('whole fetch', p.done - p.sent);
         add('page → worker', m.start! - p.sent);
         add('in the worker', m.answer! - m.start!);
-        if (m.commit !== undefined) add('of it: commit', m.committed! - m.commit);
+        if (m.commit !== undefined) {
+          add('of it: to the commit', m.commit - m.start!);
+          add('of it: commit', m.committed! - m.commit);
+          add('of it: after the commit', m.answer! - m.committed!);
+        }
         add('worker → page (headers)', p.headers - m.answer!);
         add('body read', p.done - p.headers);
       });
@@ -103,7 +107,7 @@ async function main(): Promise<void> {
   }
   await browser.close();
   await site.close();
-  const names = ['whole fetch', 'page → worker', 'in the worker', 'of it: commit', 'worker → page (headers)', 'body read'];
+  const names = ['whole fetch', 'page → worker', 'in the worker', 'of it: to the commit', 'of it: commit', 'of it: after the commit', 'worker → page (headers)', 'body read'];
   // Means as well: they add up to the whole (p50s do not: a leg's slow tail lands on other requests).
   const describe = (xs: number[] | undefined) => (xs ? `${quantile(xs, 0.5).toFixed(3)} / ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(3)}` : '—');
   console.table(names.map((name) => Object.fromEntries([['ms, p50 / mean', name], ...Object.keys(URLS).map((k) => [k, describe(legs[k]![name])])])));

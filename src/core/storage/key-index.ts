@@ -9,9 +9,19 @@
 import { SortedEntries, type EntryPosition } from './sorted-entries';
 import type { KV } from './types';
 
+/** How many empty prefixes count() remembers (a few per namespace in practice). */
+const EMPTY_PREFIXES_MAX = 256;
+
 export class KeyIndex {
   private readonly entries = new Map<string, KV>();
   private sorted: SortedEntries<KV>;
+  /**
+   * Prefixes count() last found empty. Admission asks the same few on every write (the write's
+   * namespace's quotas, the webhook configurations), and in the worker the seek through a large
+   * index cost ~10 µs each, cold. Only a new key can make one non-empty; it drops those it falls
+   * under.
+   */
+  private readonly emptyPrefixes = new Set<string>();
 
   private constructor(sorted: SortedEntries<KV>) {
     this.sorted = sorted;
@@ -37,7 +47,9 @@ export class KeyIndex {
   }
 
   set(kv: KV): void {
-    this.sorted.put(kv);
+    if (this.sorted.put(kv) && this.emptyPrefixes.size > 0) {
+      for (const prefix of this.emptyPrefixes) if (kv.key.startsWith(prefix)) this.emptyPrefixes.delete(prefix);
+    }
     this.entries.set(kv.key, kv);
   }
 
@@ -47,10 +59,15 @@ export class KeyIndex {
 
   /** Number of current keys that start with `prefix`. */
   count(prefix: string): number {
+    if (this.emptyPrefixes.has(prefix)) return 0;
     const start = this.sorted.seek((k) => k < prefix);
     // Most counts are admission checks of prefixes that hold nothing (quotas, webhook
     // configurations): one seek answers them, without walking the chunks for two ranks.
-    if (!this.sorted.at(start)?.key.startsWith(prefix)) return 0;
+    if (!this.sorted.at(start)?.key.startsWith(prefix)) {
+      if (this.emptyPrefixes.size >= EMPTY_PREFIXES_MAX) this.emptyPrefixes.clear();
+      this.emptyPrefixes.add(prefix);
+      return 0;
+    }
     return this.sorted.rank(this.prefixEnd(prefix)) - this.sorted.rank(start);
   }
 
