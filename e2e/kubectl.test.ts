@@ -188,6 +188,8 @@ describe('kubectl writes', () => {
     expect(await ok(['create', '-f', c.fixture('deployment.yaml')])).toBe('deployment.apps/web created\n');
     expect(await ok(['scale', 'deploy', 'web', '--replicas=3'])).toBe('deployment.apps/web scaled\n');
     expect(await jsonpath('deployment', 'web', '.spec.replicas')).toBe('3');
+    // kubectl scale writes through /scale: its manager carries that subresource.
+    expect(await jsonpath('deployment', 'web', '.metadata.managedFields[?(@.subresource=="scale")].manager')).toBe('kubectl');
     expect(await ok(['get', 'all', '-o', 'name'])).toContain('deployment.apps/web\n');
   });
 });

@@ -124,8 +124,10 @@ export async function handleScaleUpdate(rc: RequestContext, out: OutputFormat, t
       setPath(next, p.spec, replicas);
       return next;
     },
-    // kube admits a scale write as an UPDATE of the `scale` subresource.
-    { dryRun, subresource: '', allowCreate: false, checkName: false, owner, attrs: requestAttributes(rc, 'UPDATE', dryRun), view: scaleView(rc) },
+    // kube admits a scale write as an UPDATE of the `scale` subresource, and its field manager
+    // records the writer with that subresource (a manager of its own beside the same name's
+    // writes to the main resource), as apply on /scale does.
+    { dryRun, subresource: 'scale', allowCreate: false, checkName: false, owner, attrs: requestAttributes(rc, 'UPDATE', dryRun), view: scaleView(rc) },
   );
   return encodeValue(200, scaleOf(rc.r, res.obj), out, rc.warnings);
 }

@@ -84,6 +84,28 @@ describe('scale subresource', () => {
     expect(jp.json.spec.replicas).toBe(0);
   });
 
+  it('PATCH and PUT record their manager with subresource scale, which a later apply conflicts with', async () => {
+    await c.post(DEPLOY, deployment('sc5'));
+    await c.patch(`${DEPLOY}/sc5/scale?fieldManager=kubectl`, { spec: { replicas: 3 } });
+    const scaled = (await c.get(`${DEPLOY}/sc5`)).json;
+    const entry = scaled.metadata.managedFields.find((e: { manager: string }) => e.manager === 'kubectl');
+    expect(entry).toMatchObject({ manager: 'kubectl', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' });
+    // The creator no longer owns the replicas it set.
+    expect(JSON.stringify(scaled.metadata.managedFields.filter((e: { subresource?: string }) => !e.subresource))).not.toContain('f:replicas');
+    // The same name writing the main resource is another manager.
+    await c.patch(`${DEPLOY}/sc5?fieldManager=kubectl`, { metadata: { labels: { l: 'v' } } });
+    const both = (await c.get(`${DEPLOY}/sc5`)).json.metadata.managedFields.filter((e: { manager: string }) => e.manager === 'kubectl');
+    expect(both.map((e: { subresource?: string }) => e.subresource ?? '').sort()).toEqual(['', 'scale']);
+    const applied = await c.patch(`${DEPLOY}/sc5?fieldManager=deployer`, deployment('sc5', 2), 'application/apply-patch+yaml');
+    expect(failure(applied)).toEqual({ code: 409, reason: 'Conflict', message: 'Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas' });
+    // PUT of the Scale: the new writer takes the field.
+    const scale = (await c.get(`${DEPLOY}/sc5/scale`)).json;
+    await c.put(`${DEPLOY}/sc5/scale?fieldManager=replacer`, { ...scale, spec: { replicas: 6 } });
+    const replaced = (await c.get(`${DEPLOY}/sc5`)).json.metadata.managedFields;
+    expect(replaced.find((e: { manager: string }) => e.manager === 'replacer')).toMatchObject({ operation: 'Update', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    expect(replaced.find((e: { manager: string; subresource?: string }) => e.manager === 'kubectl' && e.subresource === 'scale')).toBeUndefined();
+  });
+
   it('PUT with a stale resourceVersion → 409', async () => {
     await c.post(DEPLOY, deployment('sc3'));
     const scale = (await c.get(`${DEPLOY}/sc3/scale`)).json;
