@@ -7,6 +7,7 @@ import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
 import type { Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
+import { defaultCustomObject } from './crd/defaults';
 import type { AdmissionAttributes } from '../admission/attributes';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
@@ -61,6 +62,16 @@ export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns
 }
 
 /** Object validation: metadata, the kind's rules, and the resource hook's store-aware checks. */
+/**
+ * Defaulting of a written object: a built-in kind's rules, a custom kind's structural schema.
+ * kube defaults when it decodes the object (so before admission) and again when a mutating
+ * webhook's patch is decoded.
+ */
+export function applyDefaults(r: ServedResource, obj: Obj): void {
+  if (r.info.custom) defaultCustomObject(obj, r.info.openAPIV3Schema);
+  else rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+}
+
 export function validateWrite(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined): void {
   const { group, kind, namespaced, custom } = r.info;
   const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: custom ? 'subdomain' : nameRuleFor(group, kind) });

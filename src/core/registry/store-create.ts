@@ -5,11 +5,10 @@ import { ApiError } from '../server/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
 import { newUid, randomSuffix, rfc3339, storedTextTemplate, type Obj } from './objects';
-import { rulesFor } from './validation';
 import { trackWrite, type FieldOwner } from './managed-fields';
 import { prepareServedTexts, storageForm } from './conversion';
 import type { AdmissionAttributes } from '../admission/attributes';
-import { checkNamespace, checkSize, mapStorageError, requireObject, setNamespace, validateWrite, webhooksFor, type WriteResult } from './store-common';
+import { applyDefaults, checkNamespace, checkSize, mapStorageError, requireObject, setNamespace, validateWrite, webhooksFor, type WriteResult } from './store-common';
 
 /** Puts a webhook's mutated object in place of `target` (callers hold references to it). */
 function replaceContents(target: Obj, source: Obj, r: ServedResource): void {
@@ -48,7 +47,7 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   const reservation = hooks?.beforeCreate ? await hooks.beforeCreate(ctx, r, obj, attrs) : undefined;
   let kv: KV;
   try {
-    rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+    applyDefaults(r, obj);
     // kube's order: mutating webhooks after built-in mutating admission, validating ones last.
     const webhooks = webhooksFor(ctx, attrs);
     const review = () => ({ r, namespace: ns, name: String(meta.name ?? ''), object: obj, oldObject: null, attrs: attrs as AdmissionAttributes });
@@ -58,6 +57,7 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
         replaceContents(obj, mutated, r);
         meta = obj.metadata;
         setNamespace(r, meta, ns);
+        applyDefaults(r, obj);
       }
     }
     if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));

@@ -12,7 +12,7 @@ import { trackWrite, type FieldOwner } from './managed-fields';
 import { storageForm } from './conversion';
 import type { AdmissionAttributes } from '../admission/attributes';
 import type { UpdateSteps } from '../admission/webhooks/guaranteed-update';
-import { checkSize, requireObject, setNamespace, validateWrite } from './store-common';
+import { applyDefaults, checkSize, requireObject, setNamespace, validateWrite } from './store-common';
 
 /** What the steps need of the store's UpdateOptions. */
 export interface StepOptions {
@@ -133,8 +133,10 @@ export class UpdateAttempt implements UpdateSteps {
     return { kind: 'put', encode: stored.withRevision };
   }
 
+  /** A mutating webhook's object, made ours again: the request's namespace, then defaulting. */
   fixUp(next: Obj): void {
     setNamespace(this.r, next.metadata, this.ns);
+    applyDefaults(this.r, next);
   }
 
   oldObject(): Obj {
@@ -184,7 +186,7 @@ export class UpdateAttempt implements UpdateSteps {
     const { opts, r } = this;
     const old = this.old as Obj;
     // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
-    if (opts.subresource !== 'finalize') rulesFor(r.info.group, r.info.kind)?.defaults?.(next);
+    if (opts.subresource !== 'finalize') applyDefaults(r, next);
     if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, opts.subresource === 'finalize' ? '' : opts.subresource, opts.owner, rfc3339(this.ctx.now()));
     this.reservation = this.hooks?.beforeUpdate?.(this.ctx, r, next, old, opts.attrs) ?? undefined;
   }
