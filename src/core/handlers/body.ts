@@ -7,7 +7,8 @@ import { parseYaml, yamlDuplicateKeyErrors } from '../codec/yaml';
 import { parseContentType, unsupportedMediaTypeMessage } from '../codec/negotiate';
 import { applyDirective, checkFields, parseDirective } from '../registry/fieldvalidation/strict';
 import type { FieldCheckInput, } from '../registry/fieldvalidation/strict';
-import type { SchemaContext } from '../registry/fieldvalidation/types';
+import type { FieldValidationDirective, SchemaContext } from '../registry/fieldvalidation/types';
+import { GoTypeChecker } from '../registry/fieldvalidation/go-types';
 import { definitions } from '../schema';
 import type { Obj } from '../registry/objects';
 import { decodeProtobufObject, NoProtobufForm, ProtobufError } from '../codec/protobuf';
@@ -28,7 +29,8 @@ function decodeProtobuf(body: Uint8Array, targetKind: string): { apiVersion: str
   }
 }
 
-function schemaContext(rc: RequestContext): SchemaContext | undefined {
+/** The schema a body (or a patch's result) is decoded against, if the resource has one. */
+export function schemaContext(rc: RequestContext): SchemaContext | undefined {
   const { info } = rc.r;
   if (rc.info.subresource === 'scale') return { definitions: definitions as SchemaContext['definitions'], root: SCALE_DEFINITION };
   // Other subresource bodies (TokenRequest, Eviction, Binding) are not checked field by field.
@@ -96,17 +98,23 @@ function keyCount(v: unknown): number {
   return n;
 }
 
+/** The request's fieldValidation (Warn by default, decision 0003); an unknown value is a 400. */
+export function fieldValidationDirective(rc: RequestContext): FieldValidationDirective {
+  const directive = parseDirective(rc.query.get('fieldValidation'));
+  if (directive === null) {
+    const kind = rc.info.verb === 'create' ? 'CreateOptions' : rc.info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
+    throw badRequestInvalid(kind, `fieldValidation: Unsupported value: ${JSON.stringify(rc.query.get('fieldValidation'))}: supported values: "", "Ignore", "Strict", "Warn"`, 'FieldValueNotSupported');
+  }
+  return directive;
+}
+
 /** Decode the body of a create/update into a plain object (unknown fields dropped per fieldValidation). */
 export function decodeObjectBody(rc: RequestContext): unknown {
   const body = rc.req.body ?? new Uint8Array();
   const ct = parseContentType(rc.req.headers['content-type']);
   const mediaType = ct ? `${ct.type}/${ct.subtype}` : 'application/json';
   const target = targetKind(rc);
-  const directive = parseDirective(rc.query.get('fieldValidation'));
-  if (directive === null) {
-    const kind = rc.info.verb === 'create' ? 'CreateOptions' : rc.info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
-    throw badRequestInvalid(kind, `fieldValidation: Unsupported value: ${JSON.stringify(rc.query.get('fieldValidation'))}: supported values: "", "Ignore", "Strict", "Warn"`, 'FieldValueNotSupported');
-  }
+  const directive = fieldValidationDirective(rc);
   let input: FieldCheckInput;
   let value: unknown;
   let bodyKind = '';
@@ -158,8 +166,14 @@ export function decodeObjectBody(rc: RequestContext): unknown {
   }
   checkSecretData(rc, value as Obj, body);
   const ctx = schemaContext(rc);
-  // A protobuf body cannot carry unknown or duplicate fields.
+  // A protobuf body cannot carry unknown or duplicate fields, or values of the wrong type.
   if (!ctx || mediaType === PROTOBUF) return value;
+  // A built-in kind decodes into Go structs: a value of the wrong JSON type fails the whole body
+  // (400), whatever fieldValidation says. Custom kinds report types in validation (422).
+  if (!ctx.custom) {
+    const typeError = new GoTypeChecker(ctx).firstError(value);
+    if (typeError) throw badRequest(decodeErrorMessage(target.kind, typeError, body, bodyKind || target.kind, bodyVersion || target.apiVersion));
+  }
   let checked = checkFields(input, ctx);
   // The fast path walks keys in sorted order; kube reports problems in document order.
   if (checked.errors.length && input.node === undefined && mediaType === 'application/json') {

@@ -13,6 +13,7 @@ import { applyJsonPatch, applyMergePatch, parsePatchBody } from '../registry/pat
 import type { Obj } from '../registry/objects';
 import { applyStrategicMergePatch } from '../registry/patch/strategic';
 import { requestAttributes } from '../admission/request-attributes';
+import { patchedObjectDecoder } from './patched-object';
 
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
@@ -34,17 +35,17 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
   }
   if (contentType === APPLY) return handleApply(rc, out, dryRun);
   const owner = fieldOwner(rc.query, rc.req.headers['user-agent'], 'PatchOptions');
-  let apply: (doc: Obj) => unknown;
+  let patchOf: (doc: Obj) => unknown;
   const bodyText = new TextDecoder().decode(rc.req.body ?? new Uint8Array());
   switch (contentType) {
     case MERGE: {
       const patch = parsePatchBody(bodyText);
-      apply = (doc) => applyMergePatch(doc, patch);
+      patchOf = (doc) => applyMergePatch(doc, patch);
       break;
     }
     case JSON_PATCH: {
       const patch = parsePatchBody(bodyText);
-      apply = (doc) => applyJsonPatch(doc, patch);
+      patchOf = (doc) => applyJsonPatch(doc, patch);
       break;
     }
     case STRATEGIC: {
@@ -52,12 +53,15 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
       const patch = parsePatchBody(bodyText);
       if (patch.syntaxError !== undefined) throw badRequest(patch.syntaxError);
       const root = rc.info.subresource === 'scale' ? SCALE_DEFINITION : (rc.r.info.definition as string);
-      apply = (doc) => applyStrategicMergePatch(doc, patch.value, root);
+      patchOf = (doc) => applyStrategicMergePatch(doc, patch.value, root);
       break;
     }
     default:
       unsupported(rc);
   }
+  // The result is decoded as the kind (types checked, unknown fields per fieldValidation).
+  const decode = patchedObjectDecoder(rc);
+  const apply = (doc: Obj): unknown => decode(patchOf(doc));
   if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, (scale) => apply(scale), dryRun, owner);
   const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, (current) => apply(current), {
     dryRun,

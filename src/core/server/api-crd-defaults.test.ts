@@ -80,6 +80,14 @@ describe('custom object defaulting', () => {
     expect(jp.json.spec).toEqual({ replicas: 1, mode: 'auto' });
   });
 
+  it('a patch cannot add a field the schema does not have: it is pruned, with a warning', async () => {
+    await c.post(GADGETS, gadget('g6'));
+    const r = await c.patch(`${GADGETS}/g6`, { spec: { bogus: 1, replicas: 2 } });
+    expect(r.status).toBe(200);
+    expect(r.headers['Warning']).toBe('299 - "unknown field \\"spec.bogus\\""');
+    expect((await c.get(`${GADGETS}/g6`)).json.spec).toEqual({ replicas: 2, mode: 'auto' });
+  });
+
   it('apply gets the defaults but does not own them', async () => {
     const r = await c.patch(`${GADGETS}/g4?fieldManager=applier`, gadget('g4', { tags: ['a'] }), APPLY);
     expect(r.status).toBe(201);

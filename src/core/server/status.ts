@@ -209,9 +209,11 @@ export function invalid(group: string, kind: string, name: string, errs: FieldEr
   const msgs = errs.map((e) => (e.field ? `${e.field}: ${fieldErrorBody(e)}` : fieldErrorBody(e)));
   const agg = msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`;
   const what = group ? `${kind}.${group}` : kind;
-  const d: StatusDetails = { name };
+  // StatusDetails' name, group and kind are omitempty in kube.
+  const d: StatusDetails = {};
+  if (name) d.name = name;
   if (group) d.group = group;
-  d.kind = kind;
+  if (kind) d.kind = kind;
   d.causes = errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field }));
   return new ApiError(422, 'Invalid', `${what} "${name}" is invalid: ${agg}`, d);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scanJson } from '../../codec/json-scan';
 import { parseYaml, yamlDuplicateKeyErrors } from '../../codec/yaml';
 import { applyDirective, checkFields, duplicateFieldErrors, parseDirective, strictDecodingErrorText } from './strict';
-import type { SchemaNode } from './types';
+import { OBJECT_META_DEFINITION, type SchemaNode } from './types';
 
 // A trimmed Deployment schema in the shape of the OpenAPI v2 definitions.
 const s = (type: string): SchemaNode => ({ type });
@@ -119,6 +119,20 @@ describe('checkFields (custom resources)', () => {
     expect(v.spec.free).toEqual({ anything: { goes: 1 } });
     expect(v.spec.bare).toEqual({});
     expect(v.spec.knownField1).toBe('2');
+  });
+});
+
+describe('checkFields on the metadata of a custom object', () => {
+  it('keeps managedFields whole: metadata decodes as the typed ObjectMeta, where fieldsV1 is free-form', () => {
+    const root: SchemaNode = { type: 'object', properties: { spec: { type: 'object', properties: { tags: { type: 'array', items: s('string') } } } } };
+    const obj = { apiVersion: 'example.com/v1', kind: 'W', metadata: { name: 'a', managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:tags': {} } } }] }, spec: { tags: ['x'], bogus: 1 } };
+    // The typed ObjectMeta the walker uses is looked up by its full definition name.
+    const full = { definitions: { ...definitions, [OBJECT_META_DEFINITION]: definitions.ObjectMeta! }, root, custom: true };
+    for (const input of [{ value: JSON.parse(JSON.stringify(obj)) }, { node: scanJson(JSON.stringify(obj)) }]) {
+      const r = checkFields(input, full);
+      expect(r.errors).toEqual(['unknown field "spec.bogus"']);
+      expect((r.value as typeof obj).metadata.managedFields[0]!.fieldsV1).toEqual({ 'f:spec': { 'f:tags': {} } });
+    }
   });
 });
 

@@ -87,7 +87,7 @@ export class FieldWalker {
       const items = itemsSchema(schema);
       return node.items.map((n, i) => this.walk(n, items, `${path}[${i}]`, phase, false));
     }
-    const fields = this.fields(schema, resourceRoot);
+    const fields = this.fields(schema, resourceRoot, phase);
     const out: Record<string, unknown> = {};
     for (const e of node.entries) {
       const p = child(path, e.key);
@@ -120,7 +120,7 @@ export class FieldWalker {
       }
       return value;
     }
-    const fields = this.fields(schema, resourceRoot);
+    const fields = this.fields(schema, resourceRoot, phase);
     const record = value as Record<string, unknown>;
     // Kept as it is while its keys come in Go's order and all are known.
     let keep = true;
@@ -153,8 +153,10 @@ export class FieldWalker {
   }
 
   /** What an object node's schema allows, worked out once per object rather than per key. */
-  private fields(schema: SchemaNode | undefined, resourceRoot: boolean): ObjectFields {
-    const custom = this.ctx.custom === true;
+  private fields(schema: SchemaNode | undefined, resourceRoot: boolean, phase: FieldIssue['phase']): ObjectFields {
+    // A custom object's metadata decodes as the typed ObjectMeta (kube's schemaobjectmeta), so
+    // typed rules hold below it: managedFields' fieldsV1 is free-form, not pruned.
+    const custom = this.ctx.custom === true && phase !== 'metadata' && phase !== 'embedded';
     const preserve = !schema || schema['x-kubernetes-preserve-unknown-fields'] === true;
     const props = schema?.properties;
     const addl = schema?.additionalProperties;

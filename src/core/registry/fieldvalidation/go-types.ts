@@ -1,0 +1,169 @@
+// The JSON type errors kube-apiserver's decoder gives a built-in kind's body: Go's encoding/json
+// cannot put a value of the wrong JSON type into a typed field, and reports the first such value
+// (in document order) as
+//   json: cannot unmarshal <bool|string|number|object|array> into Go struct field
+//   <Struct>.<field.path> of type <Go type>
+// where Struct is the innermost struct holding the field and the path lists JSON field names
+// from the root (no list indices, no map keys). A few types decode themselves and say so in their
+// own words (quantities, int-or-string, times). null is never an error: Go leaves the zero value.
+//
+// The Go type names come from the OpenAPI definitions: `v1.Container`, `[]v1.Container`,
+// `map[string]string`, `int32`. Named string types (`v1.PullPolicy`, map keys such as
+// `v1.ResourceName`) are not in the OpenAPI data; they read as `string`.
+import type { SchemaContext, SchemaNode } from './types';
+
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+const TIMES = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']);
+const QUANTITY_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const INT_RANGE: Record<string, [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1], int64: [-(2 ** 63), 2 ** 63 - 1], int: [-(2 ** 63), 2 ** 63 - 1] };
+
+interface Resolved {
+  schema: SchemaNode | undefined;
+  /** The definition the schema came from, when it came by $ref. */
+  definition?: string;
+}
+
+/** The first mistyped value ends the walk: Go's decoder reports only the first. */
+class Found extends Error {}
+
+export class GoTypeChecker {
+  constructor(private readonly ctx: SchemaContext) {}
+
+  /** The decoder's error text for the first mistyped value, or undefined when every value fits. */
+  firstError(value: unknown): string | undefined {
+    const root = this.ctx.root;
+    if (typeof root !== 'string') return undefined;
+    try {
+      this.object(value, { schema: this.ctx.definitions?.[root], definition: root }, []);
+      return undefined;
+    } catch (e) {
+      if (e instanceof Found) return e.message;
+      throw e;
+    }
+  }
+
+  private resolve(s: SchemaNode | undefined): Resolved {
+    let cur = s;
+    let definition: string | undefined;
+    for (let guard = 0; cur && guard < 32; guard++) {
+      if (cur.$ref) {
+        definition = cur.$ref.replace(/^#\/(definitions|components\/schemas)\//, '');
+        cur = this.ctx.definitions?.[definition];
+      } else if (!cur.properties && !cur.items && cur.allOf?.length === 1) {
+        cur = cur.allOf[0];
+      } else break;
+    }
+    return { schema: cur, definition };
+  }
+
+  /** The fields of a struct-typed object (the root, or a field's value). */
+  private object(value: unknown, r: Resolved, path: string[]): void {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+    const props = r.schema?.properties;
+    if (!props) return;
+    const struct = r.definition ? r.definition.slice(r.definition.lastIndexOf('.') + 1) : '';
+    for (const key of Object.keys(value)) {
+      const prop = props[key];
+      if (prop) this.value((value as Record<string, unknown>)[key], prop, struct, [...path, key]);
+    }
+  }
+
+  /** A value for the field `path` of `struct`, declared by `s` (also list items and map values). */
+  private value(v: unknown, s: SchemaNode, struct: string, path: string[]): void {
+    if (v === null || v === undefined) return;
+    const r = this.resolve(s);
+    const schema = r.schema;
+    if (!schema) return;
+    const fail = (what: string): never => {
+      throw new Found(`json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${this.goType(s)}`);
+    };
+    if (r.definition === QUANTITY) {
+      if (typeof v !== 'string' && typeof v !== 'number') throw new Found(QUANTITY_ERROR);
+      return;
+    }
+    if (r.definition === INT_OR_STRING) {
+      if (typeof v === 'string') return;
+      if (typeof v !== 'number') throw new Found(`json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`);
+      if (!fitsInt(v, 'int32')) throw new Found(`json: cannot unmarshal number ${v} into Go value of type int32`);
+      return;
+    }
+    if (r.definition && TIMES.has(r.definition)) {
+      if (typeof v !== 'string') throw new Found(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+      return;
+    }
+    const type = Array.isArray(schema.type) ? undefined : schema.type;
+    if (schema['x-kubernetes-int-or-string'] || schema['x-kubernetes-preserve-unknown-fields'] || !type) return;
+    switch (type) {
+      case 'string':
+        if (typeof v !== 'string') fail(jsonKind(v));
+        return;
+      case 'boolean':
+        if (typeof v !== 'boolean') fail(jsonKind(v));
+        return;
+      case 'number':
+        if (typeof v !== 'number') fail(jsonKind(v));
+        return;
+      case 'integer':
+        if (typeof v !== 'number') fail(jsonKind(v));
+        else if (!fitsInt(v, intType(schema))) fail(`number ${v}`);
+        return;
+      case 'array':
+        if (!Array.isArray(v)) fail(jsonKind(v));
+        if (schema.items) for (const item of v as unknown[]) this.value(item, schema.items, struct, path);
+        return;
+      case 'object': {
+        if (typeof v !== 'object' || Array.isArray(v)) fail(jsonKind(v));
+        if (schema.properties) return this.object(v, r, path);
+        const addl = schema.additionalProperties;
+        if (addl && typeof addl === 'object') for (const item of Object.values(v as object)) this.value(item, addl, struct, path);
+        return;
+      }
+    }
+  }
+
+  /** Go's name for the type a schema declares. */
+  private goType(s: SchemaNode | undefined): string {
+    const r = this.resolve(s);
+    const schema = r.schema;
+    if (r.definition === QUANTITY) return 'resource.Quantity';
+    if (r.definition === INT_OR_STRING) return 'intstr.IntOrString';
+    if (schema?.type === 'array') return `[]${this.goType(schema.items)}`;
+    if (schema?.type === 'object' && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+      return `map[string]${this.goType(schema.additionalProperties)}`;
+    }
+    if (r.definition) {
+      const parts = r.definition.split('.');
+      return `${parts[parts.length - 2]}.${parts[parts.length - 1]}`;
+    }
+    switch (schema?.type) {
+      case 'string':
+        return schema.format === 'byte' ? '[]uint8' : 'string';
+      case 'boolean':
+        return 'bool';
+      case 'number':
+        return 'float64';
+      case 'integer':
+        return intType(schema);
+      default:
+        return 'interface {}';
+    }
+  }
+}
+
+function intType(s: SchemaNode): string {
+  return s.format === 'int32' ? 'int32' : s.format === 'int64' ? 'int64' : 'int';
+}
+
+function fitsInt(v: number, type: string): boolean {
+  const [lo, hi] = INT_RANGE[type] ?? INT_RANGE.int!;
+  return Number.isInteger(v) && v >= lo && v <= hi;
+}
+
+/** How Go's decoder names a JSON value's kind. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return 'object';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}

@@ -1,0 +1,85 @@
+// Bodies and patch results are decoded as the kind: a value of the wrong JSON type never reaches
+// storage (a body: 400 from the decoder; a patch: 422 on `patch`), and a patch cannot add a field
+// the kind does not have (fieldValidation decides between an error, a warning and silence).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_PATCH, deployment, failure, startTestServer, type TestClient } from './testing';
+
+let c: TestClient;
+beforeAll(async () => {
+  c = await startTestServer();
+});
+afterAll(async () => {
+  await c.close();
+});
+
+const CM = '/api/v1/namespaces/default/configmaps';
+const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
+const SMP = 'application/strategic-merge-patch+json';
+const cm = (name: string, data: Record<string, unknown> = { a: '1' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
+
+describe('request bodies of built-in kinds', () => {
+  it('create and update refuse a mistyped value with the decoder error, and store nothing', async () => {
+    expect(failure(await c.post(CM, cm('typed', { a: 1 })))).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+    });
+    expect((await c.get(`${CM}/typed`)).status).toBe(404);
+    const live = (await c.post(DEPLOY, deployment('typed'))).json;
+    const r = await c.put(`${DEPLOY}/typed`, { ...live, spec: { ...live.spec, replicas: '3' } });
+    expect(failure(r)).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'Deployment in version "apps/v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+    });
+    expect((await c.get(`${DEPLOY}/typed`)).json.spec.replicas).toBe(1);
+  });
+
+  it('a mistyped value is refused even with fieldValidation=Ignore', async () => {
+    expect((await c.post(`${CM}?fieldValidation=Ignore`, cm('ignored', { a: true }))).status).toBe(400);
+  });
+});
+
+describe('patch results', () => {
+  it('a mistyped value from any patch type is a 422 on the patch, and the object is unchanged', async () => {
+    await c.post(CM, cm('p1'));
+    const patches: Array<[unknown, string | undefined]> = [
+      [{ data: { b: 2 } }, undefined],
+      [{ data: { b: 2 } }, SMP],
+      [[{ op: 'add', path: '/data/b', value: 2 }], JSON_PATCH],
+    ];
+    for (const [patch, type] of patches) {
+      const r = await c.patch(`${CM}/p1`, patch, type);
+      expect(r.status).toBe(422);
+      expect(r.json.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
+      expect(r.json.details).toEqual({ causes: [{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringContaining('Invalid value: "{\\"apiVersion\\":\\"v1\\",\\"data\\":{\\"a\\":\\"1\\",\\"b\\":2}') }] });
+    }
+    expect((await c.get(`${CM}/p1`)).json.data).toEqual({ a: '1' });
+  });
+
+  it('an unknown field from a patch: Strict refuses it, Warn drops it with a warning, Ignore drops it', async () => {
+    await c.post(CM, cm('p2'));
+    const strict = await c.patch(`${CM}/p2?fieldValidation=Strict`, { foo: 1 });
+    expect(strict.status).toBe(422);
+    expect(strict.json.message).toMatch(/: strict decoding error: unknown field "foo"$/);
+    const warned = await c.patch(`${CM}/p2`, { foo: 1, data: { b: '2' } });
+    expect(warned.status).toBe(200);
+    expect(warned.headers['Warning']).toBe('299 - "unknown field \\"foo\\""');
+    expect(warned.json.foo).toBeUndefined();
+    expect(warned.json.data).toEqual({ a: '1', b: '2' });
+    // Nobody owns a field that was never stored.
+    expect(JSON.stringify(warned.json.metadata.managedFields)).not.toContain('f:foo');
+    const ignored = await c.patch(`${CM}/p2?fieldValidation=Ignore`, [{ op: 'add', path: '/bar', value: 'x' }], JSON_PATCH);
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers['Warning']).toBeUndefined();
+    expect((await c.get(`${CM}/p2`)).json.bar).toBeUndefined();
+  });
+
+  it('an unknown fieldValidation value on a patch is refused', async () => {
+    await c.post(CM, cm('p3'));
+    const r = await c.patch(`${CM}/p3?fieldValidation=Loud`, { data: { b: '2' } });
+    expect(r.status).toBe(422);
+    expect(r.json.message).toBe('PatchOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loud": supported values: "", "Ignore", "Strict", "Warn"');
+    expect((await c.get(`${CM}/p3`)).json.data).toEqual({ a: '1' });
+  });
+});
