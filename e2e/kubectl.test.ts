@@ -194,6 +194,16 @@ describe('kubectl writes', () => {
   });
 });
 
+describe('kubectl logs and exec without kubelets', () => {
+  it('logs of a pod no node runs print nothing; exec says the pod has no host', async () => {
+    await ok(['run', 'idle', '--image=nginx']);
+    expect(await ok(['logs', 'idle'])).toBe('');
+    const exec = await c.kubectl(['exec', 'idle', '--', 'ls']);
+    expect(exec.code).toBe(1);
+    expect(exec.stderr).toContain('Error from server (BadRequest): pod idle does not have a host assigned');
+  });
+});
+
 describe('kubectl delete', () => {
   it('deletes an object; a later get is NotFound', async () => {
     await ok(['create', 'configmap', 'cm-gone', '--from-literal=a=1']);

@@ -19,6 +19,7 @@ import { handlePatch } from '../handlers/patch';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete';
 import { handleScaleGet } from '../handlers/scale';
 import { handleVirtualCreate } from '../handlers/virtual';
+import { handlePodConnect, POD_CONNECT_SUBRESOURCES } from '../handlers/pod-connect';
 import { serveHealth, type HealthCheck } from './health';
 import { versionJson } from './version';
 import {
@@ -162,6 +163,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     if (info.subresource === 'scale' && info.verb === 'get') return handleScaleGet(rc, out);
     if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize') {
       if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
+      if (rc.r.info.group === '' && rc.r.info.resource === 'pods' && POD_CONNECT_SUBRESOURCES.has(info.subresource)) return handlePodConnect(rc);
       throw methodNotAllowed();
     }
     switch (info.verb) {
