@@ -22,20 +22,35 @@ interface Resolved {
   schema: SchemaNode | undefined;
   /** The definition the schema came from, when it came by $ref. */
   definition?: string;
+  /** The Go struct's own name (the definition's last segment), for fields read below it. */
+  struct?: string;
 }
 
 /** The first mistyped value ends the walk: Go's decoder reports only the first. */
 class Found extends Error {}
 
+/** Resolved schemas by node, shared by every checker: definitions are fixed at build time. */
+const resolvedCache = new WeakMap<object, WeakMap<SchemaNode, Resolved>>();
+
 export class GoTypeChecker {
-  constructor(private readonly ctx: SchemaContext) {}
+  private readonly resolved: WeakMap<SchemaNode, Resolved>;
+  /** JSON field names from the root to the value being checked (no indices, no map keys). */
+  private readonly path: string[] = [];
+
+  constructor(private readonly ctx: SchemaContext) {
+    const defs = (ctx.definitions ?? ctx) as object;
+    let cache = resolvedCache.get(defs);
+    if (!cache) resolvedCache.set(defs, (cache = new WeakMap()));
+    this.resolved = cache;
+  }
 
   /** The decoder's error text for the first mistyped value, or undefined when every value fits. */
   firstError(value: unknown): string | undefined {
     const root = this.ctx.root;
     if (typeof root !== 'string') return undefined;
+    this.path.length = 0;
     try {
-      this.object(value, { schema: this.ctx.definitions?.[root], definition: root }, []);
+      this.object(value, { schema: this.ctx.definitions?.[root], definition: root, struct: root.slice(root.lastIndexOf('.') + 1) });
       return undefined;
     } catch (e) {
       if (e instanceof Found) return e.message;
@@ -43,8 +58,10 @@ export class GoTypeChecker {
     }
   }
 
-  private resolve(s: SchemaNode | undefined): Resolved {
-    let cur = s;
+  private resolve(s: SchemaNode): Resolved {
+    let r = this.resolved.get(s);
+    if (r) return r;
+    let cur: SchemaNode | undefined = s;
     let definition: string | undefined;
     for (let guard = 0; cur && guard < 32; guard++) {
       if (cur.$ref) {
@@ -54,69 +71,82 @@ export class GoTypeChecker {
         cur = cur.allOf[0];
       } else break;
     }
-    return { schema: cur, definition };
+    r = { schema: cur, definition, struct: definition ? definition.slice(definition.lastIndexOf('.') + 1) : '' };
+    this.resolved.set(s, r);
+    return r;
   }
 
   /** The fields of a struct-typed object (the root, or a field's value). */
-  private object(value: unknown, r: Resolved, path: string[]): void {
+  private object(value: unknown, r: Resolved): void {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
     const props = r.schema?.properties;
     if (!props) return;
-    const struct = r.definition ? r.definition.slice(r.definition.lastIndexOf('.') + 1) : '';
-    for (const key of Object.keys(value)) {
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
       const prop = props[key];
-      if (prop) this.value((value as Record<string, unknown>)[key], prop, struct, [...path, key]);
+      if (!prop) continue;
+      this.path.push(key);
+      this.value(record[key], prop, r.struct ?? '');
+      this.path.pop();
     }
   }
 
-  /** A value for the field `path` of `struct`, declared by `s` (also list items and map values). */
-  private value(v: unknown, s: SchemaNode, struct: string, path: string[]): void {
+  private fail(what: string, struct: string, s: SchemaNode): never {
+    throw new Found(`json: cannot unmarshal ${what} into Go struct field ${struct}.${this.path.join('.')} of type ${this.goType(s)}`);
+  }
+
+  /** A value for the field at `path` of `struct`, declared by `s` (also list items and map values). */
+  private value(v: unknown, s: SchemaNode, struct: string): void {
     if (v === null || v === undefined) return;
     const r = this.resolve(s);
     const schema = r.schema;
     if (!schema) return;
-    const fail = (what: string): never => {
-      throw new Found(`json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${this.goType(s)}`);
-    };
-    if (r.definition === QUANTITY) {
-      if (typeof v !== 'string' && typeof v !== 'number') throw new Found(QUANTITY_ERROR);
-      return;
+    if (r.definition !== undefined) {
+      if (r.definition === QUANTITY) {
+        if (typeof v !== 'string' && typeof v !== 'number') throw new Found(QUANTITY_ERROR);
+        return;
+      }
+      if (r.definition === INT_OR_STRING) {
+        if (typeof v === 'string') return;
+        if (typeof v !== 'number') throw new Found(`json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`);
+        if (!fitsInt(v, 'int32')) throw new Found(`json: cannot unmarshal number ${v} into Go value of type int32`);
+        return;
+      }
+      if (TIMES.has(r.definition)) {
+        if (typeof v !== 'string') throw new Found(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+        return;
+      }
     }
-    if (r.definition === INT_OR_STRING) {
-      if (typeof v === 'string') return;
-      if (typeof v !== 'number') throw new Found(`json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`);
-      if (!fitsInt(v, 'int32')) throw new Found(`json: cannot unmarshal number ${v} into Go value of type int32`);
-      return;
-    }
-    if (r.definition && TIMES.has(r.definition)) {
-      if (typeof v !== 'string') throw new Found(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
-      return;
-    }
-    const type = Array.isArray(schema.type) ? undefined : schema.type;
-    if (schema['x-kubernetes-int-or-string'] || schema['x-kubernetes-preserve-unknown-fields'] || !type) return;
+    const type = schema.type;
+    if (typeof type !== 'string' || schema['x-kubernetes-int-or-string'] || schema['x-kubernetes-preserve-unknown-fields']) return;
     switch (type) {
       case 'string':
-        if (typeof v !== 'string') fail(jsonKind(v));
+        if (typeof v !== 'string') this.fail(jsonKind(v), struct, s);
         return;
       case 'boolean':
-        if (typeof v !== 'boolean') fail(jsonKind(v));
+        if (typeof v !== 'boolean') this.fail(jsonKind(v), struct, s);
         return;
       case 'number':
-        if (typeof v !== 'number') fail(jsonKind(v));
+        if (typeof v !== 'number') this.fail(jsonKind(v), struct, s);
         return;
       case 'integer':
-        if (typeof v !== 'number') fail(jsonKind(v));
-        else if (!fitsInt(v, intType(schema))) fail(`number ${v}`);
+        if (typeof v !== 'number') this.fail(jsonKind(v), struct, s);
+        if (!fitsInt(v as number, intType(schema))) this.fail(`number ${v}`, struct, s);
         return;
-      case 'array':
-        if (!Array.isArray(v)) fail(jsonKind(v));
-        if (schema.items) for (const item of v as unknown[]) this.value(item, schema.items, struct, path);
+      case 'array': {
+        if (!Array.isArray(v)) this.fail(jsonKind(v), struct, s);
+        const items = schema.items;
+        if (items) for (const item of v as unknown[]) this.value(item, items, struct);
         return;
+      }
       case 'object': {
-        if (typeof v !== 'object' || Array.isArray(v)) fail(jsonKind(v));
-        if (schema.properties) return this.object(v, r, path);
+        if (typeof v !== 'object' || Array.isArray(v)) this.fail(jsonKind(v), struct, s);
+        if (schema.properties) return this.object(v, r);
         const addl = schema.additionalProperties;
-        if (addl && typeof addl === 'object') for (const item of Object.values(v as object)) this.value(item, addl, struct, path);
+        if (addl && typeof addl === 'object') {
+          const record = v as Record<string, unknown>;
+          for (const key in record) this.value(record[key], addl, struct);
+        }
         return;
       }
     }
@@ -124,6 +154,7 @@ export class GoTypeChecker {
 
   /** Go's name for the type a schema declares. */
   private goType(s: SchemaNode | undefined): string {
+    if (!s) return 'interface {}';
     const r = this.resolve(s);
     const schema = r.schema;
     if (r.definition === QUANTITY) return 'resource.Quantity';
