@@ -36,6 +36,7 @@ import {
 import { fieldElement } from './pathelement';
 import { emptyObject, rootType, type SchemaRoot } from './schema';
 import { FieldManagerError } from './typed';
+import { appliedTypeErrors } from './validate-applied';
 import { applyOwnership, updateOwnership, type UpdaterContext } from './updater';
 import { managerFromUserAgent } from './useragent';
 import { isMap } from './value';
@@ -114,6 +115,10 @@ export function applyPatch(
   const ctx = context(args);
   const live = args.live ? withoutManagedFields(args.live) : undefined;
   const applied = withoutManagedFields(args.applied);
+  // SMD types the applied configuration before anything else: a mistyped scalar fails it.
+  const typeErrors = appliedTypeErrors(applied, ctx.type);
+  if (typeErrors.length === 1) throw new FieldManagerError(typeErrors[0]!);
+  if (typeErrors.length > 1) throw new FieldManagerError(['errors:', ...typeErrors.map((e) => `  ${e}`)].join('\n'));
   const d = decodeToSets(args.managed);
   if (live && d.sets.size === 0) {
     // kube first hands every existing field to an Update entry, so that the applier

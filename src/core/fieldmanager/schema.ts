@@ -14,6 +14,8 @@ export type TypeNode = ScalarType | ListType | MapType | DeducedType;
 
 export interface ScalarType {
   readonly kind: 'scalar';
+  /** What an applied value must be (kube-openapi's schemaconv); absent = untyped (int-or-string, Quantity). */
+  readonly value?: 'string' | 'numeric' | 'boolean';
 }
 
 export interface ListType {
@@ -42,6 +44,14 @@ export interface DeducedType {
 export type SchemaRoot = { definition: string } | { openAPIV3Schema: Record<string, unknown> } | { unstructured: true };
 
 export const SCALAR: ScalarType = { kind: 'scalar' };
+const TYPED_SCALARS: Record<string, ScalarType> = {
+  string: { kind: 'scalar', value: 'string' },
+  integer: { kind: 'scalar', value: 'numeric' },
+  number: { kind: 'scalar', value: 'numeric' },
+  boolean: { kind: 'scalar', value: 'boolean' },
+};
+/** schemaconv serves Quantity untyped: `cpu: 1` and `cpu: "1"` both apply. */
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 export const DEDUCED: DeducedType = { kind: 'deduced' };
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
@@ -63,7 +73,7 @@ class Converter {
       const node = this.defs[name];
       if (!node) throw new Error(`unknown schema definition ${name}`);
       // Fields and list items convert lazily, so recursive definitions terminate here.
-      t = this.convert(node);
+      t = name === QUANTITY ? SCALAR : this.convert(node);
       this.byDefinition.set(name, t);
     }
     return t;
@@ -72,7 +82,7 @@ class Converter {
   convert(node: Node, overrideProps?: Record<string, TypeNode>): TypeNode {
     const ref = refName(node);
     if (ref !== undefined) return this.definition(ref);
-    if (node['x-kubernetes-int-or-string']) return SCALAR;
+    if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') return SCALAR;
     if (node.type === 'array' || node.items) return this.list(node);
     const props = node.properties;
     const addl = node.additionalProperties;
@@ -81,7 +91,7 @@ class Converter {
       if (!props && (addl === undefined || addl === false || addl === true) && !overrideProps) return DEDUCED;
       return this.map(node, overrideProps);
     }
-    return SCALAR;
+    return (typeof node.type === 'string' && TYPED_SCALARS[node.type]) || SCALAR;
   }
 
   private list(node: Node): ListType {

@@ -100,7 +100,8 @@ function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manage
   try {
     res = applyPatch({ live, applied, managed, manager, apiVersion: t.apiVersion, subresource: subresource || undefined, force, time, schema: t.schema, ignoredFields: t.ignoredFields, versions: t.versions });
   } catch (err) {
-    if (err instanceof FieldManagerError) throw new ApiError(500, 'InternalError', `Internal error occurred: failed to create typed patch object: ${err.message}`, { causes: [{ message: err.message }] });
+    // A plain error in kube-apiserver v1.23: Status 500 without a reason (later releases say 400).
+    if (err instanceof FieldManagerError) throw new ApiError(500, '', `failed to create typed patch object: ${err.message}`);
     throw err;
   }
   if ('conflicts' in res) throw conflictError(res.conflicts);

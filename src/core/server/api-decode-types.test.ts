@@ -83,3 +83,16 @@ describe('patch results', () => {
     expect((await c.get(`${CM}/p3`)).json.data).toEqual({ a: '1' });
   });
 });
+
+describe('applied configurations', () => {
+  it('a mistyped scalar fails the apply as kube-apiserver v1.23 does: 500, no reason, nothing stored', async () => {
+    const d = deployment('applied-typed');
+    const r = await c.patch(`${DEPLOY}/applied-typed?fieldManager=applier`, { ...d, spec: { ...d.spec, replicas: '3' } }, 'application/apply-patch+yaml');
+    expect(failure(r)).toEqual({ code: 500, reason: undefined, message: 'failed to create typed patch object: .spec.replicas: expected numeric (int or float), got string' });
+    expect((await c.get(`${DEPLOY}/applied-typed`)).status).toBe(404);
+    // YAML 1.1: an unquoted y is a boolean, which a label value cannot be.
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied-yaml\n  labels:\n    flag: y\n';
+    const y = await c.patch(`${CM}/applied-yaml?fieldManager=applier`, yaml, 'application/apply-patch+yaml');
+    expect(failure(y).message).toBe('failed to create typed patch object: .metadata.labels.flag: expected string, got &value.valueUnstructured{Value:true}');
+  });
+});

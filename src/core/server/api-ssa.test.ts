@@ -54,8 +54,8 @@ describe('apply creates and updates', () => {
 
   it('accepts a YAML body and reads it as YAML 1.1 (unquoted yes is a boolean)', async () => {
     const name = uniqueName('yaml');
-    const yaml = ['apiVersion: apps/v1', 'kind: Deployment', `metadata: {name: ${name}}`, 'spec:', '  paused: yes', '  selector: {matchLabels: {app: y}}',
-      '  template:', '    metadata: {labels: {app: y}}', '    spec: {containers: [{name: c, image: nginx}]}', ''].join('\n');
+    const yaml = ['apiVersion: apps/v1', 'kind: Deployment', `metadata: {name: ${name}}`, 'spec:', '  paused: yes', '  selector: {matchLabels: {app: yml}}',
+      '  template:', '    metadata: {labels: {app: yml}}', '    spec: {containers: [{name: c, image: nginx}]}', ''].join('\n');
     const r = await apply(`${DEPLOY}/${name}`, yaml, 'yamler');
     expect(r.status).toBe(201);
     expect(r.json.spec.paused).toBe(true);
