@@ -60,7 +60,10 @@ export function planList(query: URLSearchParams): ListPlan {
     // rv -1: the token an expired continue answered with; it continues at the latest revision.
     return { rev: tok.rev > 0 ? tok.rev : undefined, afterRelative: tok.afterRelative, limit, continuing: tok.rev > 0 };
   }
-  if (rv === undefined || rv === 0) return { limit, continuing: false };
+  if (rv === undefined) return { limit, continuing: false };
+  // kube-apiserver serves resourceVersion=0 from its watch cache, which does not page: the limit
+  // is ignored and the whole list comes back (client-go's reflectors rely on it).
+  if (rv === 0) return { limit: 0, continuing: false };
   if (match === 'Exact' || (match === '' && limit > 0)) return { rev: rv, limit, continuing: false };
   return { notOlderThan: rv, limit, continuing: false };
 }
