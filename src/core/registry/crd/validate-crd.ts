@@ -4,6 +4,7 @@
 import type { FieldError } from '../../server/status';
 import type { Obj } from '../objects';
 import { isDNS1035Label } from '../validation/names';
+import { defaultErrors, schemaPaths } from './validate-defaults';
 
 const SCOPES = ['Cluster', 'Namespaced'];
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -40,6 +41,8 @@ function versionErrors(versions: Obj[]): FieldError[] {
   const seen = new Set<string>();
   let unique = true;
   let storageCount = 0;
+  const schemaAt = schemaPaths(versions);
+  const sharedSchemaChecked = new Set<string>();
   versions.forEach((v, i) => {
     const at = `spec.versions[${i}]`;
     if (v.storage === true) storageCount++;
@@ -54,8 +57,13 @@ function versionErrors(versions: Obj[]): FieldError[] {
       errs.push({ type: 'FieldValueInvalid', field: `${at}.deprecationWarning`, value: v.deprecationWarning ?? null, detail });
     }
     if (!v.schema?.openAPIV3Schema) errs.push({ type: 'FieldValueRequired', field: `${at}.schema.openAPIV3Schema`, detail: 'schemas are required' });
-    else if (v.schema.openAPIV3Schema.type !== 'object') {
-      errs.push({ type: 'FieldValueInvalid', field: `${at}.schema.openAPIV3Schema.type`, value: v.schema.openAPIV3Schema.type ?? '', detail: 'must be object at the root' });
+    else if (!sharedSchemaChecked.has(schemaAt[i]!)) {
+      // A schema all versions share is validated (and reported) once, as kube's internal form does.
+      sharedSchemaChecked.add(schemaAt[i]!);
+      if (v.schema.openAPIV3Schema.type !== 'object') {
+        errs.push({ type: 'FieldValueInvalid', field: `${schemaAt[i]}.type`, value: v.schema.openAPIV3Schema.type ?? '', detail: 'must be object at the root' });
+      }
+      errs.push(...defaultErrors(v.schema.openAPIV3Schema, schemaAt[i]!));
     }
     if (typeof v.served !== 'boolean') errs.push({ type: 'FieldValueRequired', field: `${at}.served` });
   });
