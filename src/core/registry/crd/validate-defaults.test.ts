@@ -39,6 +39,15 @@ describe('CRD default values', () => {
     ]);
   });
 
+  it('a list-map key must be required or defaulted', () => {
+    const ports = (item: Record<string, unknown>) => ({ type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'protocol'], items: { type: 'object', ...item } });
+    const props = { name: { type: 'string' }, protocol: { type: 'string' } };
+    expect(validateCrd(crd([version('v1', { ports: ports({ required: ['name'], properties: props }) })]))).toEqual([
+      { type: 'FieldValueRequired', field: 'spec.validation.openAPIV3Schema.properties[spec].properties[ports].items.properties[protocol].default', detail: 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property' },
+    ]);
+    expect(validateCrd(crd([version('v1', { ports: ports({ required: ['name'], properties: { ...props, protocol: { type: 'string', default: 'TCP' } } }) })]))).toEqual([]);
+  });
+
   it('reports per version when the versions have different schemas', () => {
     const errs = validateCrd(crd([version('v1', { a: { type: 'string', default: 1 } }), version('v2', { a: { type: 'string' } }, false)]));
     expect(errs.map((e) => e.field)).toEqual(['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[a].default']);

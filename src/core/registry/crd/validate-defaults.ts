@@ -1,6 +1,7 @@
 // A CRD's `default` values are checked when the CRD is written, as kube-apiserver's schema
 // validation does: a default must carry no field its schema would prune ("must not have unknown
-// fields") and must itself validate against the schema it sits in. The validator judges the
+// fields") and must itself validate against the schema it sits in; and a list-map key must be
+// required or defaulted, or an item could not be keyed. The validator judges the
 // default as a document of its own, so a type error at the default's root reads
 // ` in body must be of type integer: "string"` (an empty name before "in body").
 //
@@ -34,6 +35,7 @@ export function defaultErrors(schema: unknown, at: string): FieldError[] {
 function walk(s: unknown, at: string, errs: FieldError[]): void {
   if (!isObject(s)) return;
   if (s.default !== undefined) checkDefault(s, `${at}.default`, errs);
+  if (s['x-kubernetes-list-type'] === 'map') listMapKeyDefaults(s, at, errs);
   if (isObject(s.items)) walk(s.items, `${at}.items`, errs);
   if (isObject(s.properties)) {
     for (const [key, sub] of Object.entries(s.properties)) walk(sub, `${at}.properties[${key}]`, errs);
@@ -52,4 +54,17 @@ function checkDefault(s: Schema, at: string, errs: FieldError[]): void {
   const own: FieldError[] = [];
   validateAgainstSchema(value, s, '', own);
   for (const e of own) errs.push({ ...e, field: e.field ? `${at}.${e.field}` : at });
+}
+
+/** Every key of a list-map item must be there to key it: required, or defaulted. */
+function listMapKeyDefaults(s: Schema, at: string, errs: FieldError[]): void {
+  const items = isObject(s.items) ? s.items : undefined;
+  const keys: unknown = s['x-kubernetes-list-map-keys'];
+  if (!items || !isObject(items.properties) || !Array.isArray(keys)) return;
+  const required: unknown[] = Array.isArray(items.required) ? items.required : [];
+  for (const key of keys) {
+    const prop = items.properties[key as string];
+    if (!isObject(prop) || prop.default !== undefined || required.includes(key)) continue;
+    errs.push({ type: 'FieldValueRequired', field: `${at}.items.properties[${String(key)}].default`, detail: 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property' });
+  }
 }
