@@ -5,9 +5,10 @@ import type { RegistryContext } from '../registry/context';
 import type { Obj } from '../registry/objects';
 import { objectKey } from '../registry/catalog';
 import { forbidden } from '../server/status';
+import { SYSTEM_PRIORITY_CLASSES } from '../registry/validation';
 
-/** The two classes kube-apiserver creates at start; honoured even if not stored here. */
-const SYSTEM_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+/** The system classes are honoured even before the bootstrap has stored them. */
+const SYSTEM_CLASSES: Record<string, number> = Object.fromEntries(SYSTEM_PRIORITY_CLASSES.map((c) => [c.name, c.value]));
 
 async function findClass(ctx: RegistryContext, name: string | undefined): Promise<{ name: string; value: number; preemptionPolicy?: string } | undefined> {
   const pcs = ctx.catalog.lookup('scheduling.k8s.io', 'v1', 'priorityclasses');

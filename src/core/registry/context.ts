@@ -31,6 +31,8 @@ export interface ResourceHooks {
   afterCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj): void | Promise<void>;
   afterUpdate?(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj): void | Promise<void>;
   afterDelete?(ctx: RegistryContext, r: ServedResource, obj: Obj): void | Promise<void>;
+  /** Refuses a client's delete before anything else looks at it (immortal namespaces, system priority classes). */
+  admitDelete?(ctx: RegistryContext, r: ServedResource, name: string): void;
 }
 
 export interface RegistryContext {

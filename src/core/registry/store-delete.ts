@@ -28,6 +28,8 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
   const isNamespace = group === '' && resource === 'namespaces';
   let result: Obj | undefined;
   let gone = false;
+  // A client's delete only (internal deletes carry no admission attributes).
+  if (opts.attrs) hooksFor(ctx, r)?.admitDelete?.(ctx, r, name);
   const webhooks = webhooksFor(ctx, opts.attrs);
   if (webhooks) {
     // DELETE admission sees the object as read just before the delete (object null, oldObject it).

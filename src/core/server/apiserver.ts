@@ -10,6 +10,7 @@ import type { RegistryContext } from '../registry/context';
 import { builtinResources } from '../schema';
 import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resources/namespaces';
 import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
+import { registerPriorityClassHooks, bootstrapPriorityClasses } from '../registry/resources/priority-classes';
 import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
 import { createDispatcher } from './dispatch';
 import { createObservability } from './audit-metrics-filter';
@@ -44,6 +45,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
   registerNamespaceHooks(ctx);
   registerServiceHooks(ctx);
+  registerPriorityClassHooks(ctx);
   registerCrdHooks(ctx);
   registerAdmission(ctx);
   ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);
@@ -102,6 +104,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapCrds(ctx);
     await bootstrapNamespaces(ctx);
     await bootstrapServices(ctx);
+    await bootstrapPriorityClasses(ctx);
     await saTokens.start();
     await pdbStatus.start();
     await quotaStatus.start();

@@ -4,7 +4,7 @@
 import { objectKey, type ServedResource } from '../catalog';
 import { runInBackground, type RegistryContext } from '../context';
 import { createObject, deleteObject, updateObject } from '../store';
-import { ApiError } from '../../server/status';
+import { ApiError, forbidden } from '../../server/status';
 import type { Obj } from '../objects';
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -84,8 +84,14 @@ export function startNamespaceFinalizer(ctx: RegistryContext, name: string): voi
   runInBackground(ctx, () => finalizeNamespace(ctx, name));
 }
 
+/** NamespaceLifecycle's immortal namespaces (kube-apiserver v1.23: not kube-node-lease). */
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
+
 export function registerNamespaceHooks(ctx: RegistryContext): void {
   ctx.hooks.set('/namespaces', {
+    admitDelete(_c, _r, name) {
+      if (IMMORTAL_NAMESPACES.has(name)) throw forbidden('', 'namespaces', name, 'this namespace may not be deleted');
+    },
     async afterCreate(c, _r, obj) {
       await ensureDefaultServiceAccount(c, obj.metadata.name);
     },

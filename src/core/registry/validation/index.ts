@@ -12,6 +12,7 @@ import { podRules } from './pod';
 import { pvcRules } from './pvc';
 import { clusterRoleBindingRules, clusterRoleRules, roleBindingRules, roleRules } from './rbac';
 import { serviceRules } from './service';
+import { priorityClassRules } from './scheduling';
 
 export type { KindRules } from './kind-rules';
 export type { NameRule } from './names';
@@ -41,6 +42,7 @@ export {
 export { parseQuantity, formatQuantity, compareQuantity, canonicalQuantity, QUANTITY_REGEX_ERROR, type Quantity } from './quantity';
 export { podQOSClass } from './pod-defaults';
 export { cronScheduleError } from './cron';
+export { SYSTEM_PRIORITY_CLASSES } from './scheduling';
 
 const RULES: Record<string, KindRules> = {
   '/Namespace': namespaceRules,
@@ -64,6 +66,7 @@ const RULES: Record<string, KindRules> = {
   'rbac.authorization.k8s.io/RoleBinding': roleBindingRules,
   'rbac.authorization.k8s.io/ClusterRoleBinding': clusterRoleBindingRules,
   'coordination.k8s.io/Lease': leaseRules,
+  'scheduling.k8s.io/PriorityClass': priorityClassRules,
 };
 
 /** Key: "<group>/<Kind>" with "" for core, e.g. "/Pod", "apps/Deployment". */
