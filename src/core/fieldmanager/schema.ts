@@ -89,6 +89,8 @@ class Converter {
     const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;
     if (node.type === 'object' || props || addl !== undefined || preserve) {
       if (!props && (addl === undefined || addl === false || addl === true) && !overrideProps) return DEDUCED;
+      // kube publishes an embedded resource with apiVersion, kind and metadata, declared or not.
+      if (!overrideProps && node['x-kubernetes-embedded-resource'] === true) return this.map(node, implicitResourceFields());
       return this.map(node, overrideProps);
     }
     return (typeof node.type === 'string' && TYPED_SCALARS[node.type]) || SCALAR;
@@ -156,16 +158,22 @@ class Converter {
 const builtinConverter = new Converter(builtinDefinitions, true);
 const crdCache = new WeakMap<object, TypeNode>();
 
+/** The fields every custom resource (and embedded resource) has, whatever its schema says. */
+function implicitResourceFields(): Record<string, TypeNode> {
+  return { apiVersion: TYPED_SCALARS.string!, kind: TYPED_SCALARS.string!, metadata: builtinConverter.definition(OBJECT_META) };
+}
+
 /** The root type for a schema root (cached: CRD roots per schema object identity). */
 export function rootType(root: SchemaRoot): TypeNode {
   if ('definition' in root) return builtinConverter.definition(root.definition);
   if ('unstructured' in root) return DEDUCED;
   let t = crdCache.get(root.openAPIV3Schema);
   if (!t) {
-    // CRD schemas may leave metadata open; kube serves it as a real ObjectMeta.
+    // CRD schemas may leave metadata open, or out; kube publishes every CRD's schema with
+    // apiVersion, kind and a real ObjectMeta, and types applied configurations against that.
     const conv = new Converter({}, false);
-    t = conv.convert(root.openAPIV3Schema as Node, { metadata: builtinConverter.definition(OBJECT_META) });
-    if (t.kind !== 'map') t = conv.convert({ type: 'object', properties: {} }, { metadata: builtinConverter.definition(OBJECT_META) });
+    t = conv.convert(root.openAPIV3Schema as Node, implicitResourceFields());
+    if (t.kind !== 'map') t = conv.convert({ type: 'object', properties: {} }, implicitResourceFields());
     crdCache.set(root.openAPIV3Schema, t);
   }
   return t;

@@ -36,4 +36,24 @@ describe('appliedTypeErrors', () => {
       '.data.a: expected string, got &value.valueUnstructured{Value:map[string]interface {}{"b":[]interface {}{1, "x"}}}',
     ]);
   });
+
+  it('a field the schema does not declare cannot be typed; open maps, free-form objects and preserved fields can', () => {
+    expect(appliedTypeErrors(deployment({ bogus: 1, template: { spec: { containers: [{ name: 'c', nope: true }] } } }), deploymentType)).toEqual([
+      '.spec.bogus: field not declared in schema',
+      '.spec.template.spec.containers[name="c"].nope: field not declared in schema',
+    ]);
+    expect(appliedTypeErrors({ metadata: { labels: { any: 'x' }, annotations: { y: 'z' } }, spec: { template: { metadata: { labels: { a: 'b' } } } } }, deploymentType)).toEqual([]);
+    const crd = rootType({
+      openAPIV3Schema: {
+        type: 'object',
+        properties: {
+          spec: { type: 'object', properties: { size: { type: 'integer' }, free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, inner: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } } } },
+        },
+      },
+    });
+    // apiVersion, kind and metadata exist on every custom resource and embedded resource, declared or not.
+    const cr = { apiVersion: 'example.com/v1', kind: 'W', metadata: { name: 'w', labels: { a: 'b' } }, spec: { size: 1, free: { x: { y: 1 } }, inner: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } } } };
+    expect(appliedTypeErrors(cr, crd)).toEqual([]);
+    expect(appliedTypeErrors({ ...cr, spec: { ...cr.spec, extra: 1 }, top: 2 }, crd)).toEqual(['.spec.extra: field not declared in schema', '.top: field not declared in schema']);
+  });
 });

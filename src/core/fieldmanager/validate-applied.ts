@@ -1,10 +1,12 @@
-// The scalar type check structured-merge-diff makes when it turns an applied configuration into a
-// typed value: a string where the schema says numeric, a number where it says string, and so on.
+// The checks structured-merge-diff makes when it turns an applied configuration into a typed
+// value: a field the schema does not declare, a string where it says numeric, a number where it
+// says string, and so on.
 // kube-apiserver fails the apply with "failed to create typed patch object: <errors>" (see
 // handlers/apply.ts); the errors read as SMD's validator prints them, Go formatting included:
 //   .spec.replicas: expected numeric (int or float), got string
 //   .data.a: expected string, got &value.valueUnstructured{Value:1}
 //   .spec.paused: expected boolean, got &{yes}
+//   .spec.bogus: field not declared in schema
 // null is never an error. SMD walks maps in Go's random order; we sort by path.
 import { fieldElement, indexElement, pathString, type PathElement } from './pathelement';
 import type { TypeNode } from './schema';
@@ -26,7 +28,15 @@ function walk(v: unknown, t: TypeNode, path: PathElement[], errors: Array<[strin
   }
   const r = resolve(t, v);
   if (r.kind === 'map' && isMap(v)) {
-    for (const k of Object.keys(v)) walk(v[k], mapChild(r.type, k).type, [...path, fieldElement(k)], errors);
+    for (const k of Object.keys(v)) {
+      const child = mapChild(r.type, k);
+      // A closed struct has no place for the key: SMD cannot type the configuration at all.
+      if (r.type && !child.declared && r.type.elem() === undefined) {
+        errors.push([pathString([...path, fieldElement(k)]), 'field not declared in schema']);
+        continue;
+      }
+      walk(v[k], child.type, [...path, fieldElement(k)], errors);
+    }
   } else if (r.kind === 'list' && Array.isArray(v)) {
     v.forEach((item, i) => {
       let pe: PathElement;

@@ -95,4 +95,12 @@ describe('applied configurations', () => {
     const y = await c.patch(`${CM}/applied-yaml?fieldManager=applier`, yaml, 'application/apply-patch+yaml');
     expect(failure(y).message).toBe('failed to create typed patch object: .metadata.labels.flag: expected string, got &value.valueUnstructured{Value:true}');
   });
+
+  it('a field the kind does not declare fails the apply too, whatever fieldValidation says', async () => {
+    for (const q of ['', '&fieldValidation=Ignore']) {
+      const r = await c.patch(`${CM}/applied-unknown?fieldManager=applier${q}`, { ...cm('applied-unknown'), bogus: 1 }, 'application/apply-patch+yaml');
+      expect(failure(r)).toEqual({ code: 500, reason: undefined, message: 'failed to create typed patch object: .bogus: field not declared in schema' });
+    }
+    expect((await c.get(`${CM}/applied-unknown`)).status).toBe(404);
+  });
 });
