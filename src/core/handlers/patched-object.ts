@@ -13,16 +13,7 @@ import { applyDirective, checkFields } from '../registry/fieldvalidation/strict'
 import { GoTypeChecker } from '../registry/fieldvalidation/go-types';
 import { fieldValidationDirective, schemaContext } from './body';
 import { clone } from '../registry/objects';
-
-/** Go's json.Marshal of a decoded object: map keys in byte order. */
-function goJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-    return sorted;
-  });
-}
+import { goJson } from '../fieldmanager/value';
 
 function patchInvalid(patched: unknown, detail: string): never {
   throw invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', value: goJson(patched), detail }]);

@@ -11,6 +11,7 @@
 // `map[string]string`, `int32`. Named string types (`v1.PullPolicy`, map keys such as
 // `v1.ResourceName`) are not in the OpenAPI data; they read as `string`.
 import type { SchemaContext, SchemaNode } from './types';
+import { refName } from './walker';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
@@ -50,7 +51,7 @@ export class GoTypeChecker {
     if (typeof root !== 'string') return undefined;
     this.path.length = 0;
     try {
-      this.object(value, { schema: this.ctx.definitions?.[root], definition: root, struct: root.slice(root.lastIndexOf('.') + 1) });
+      this.object(value, { schema: this.ctx.definitions?.[root], definition: root, struct: structName(root) });
       return undefined;
     } catch (e) {
       if (e instanceof Found) return e.message;
@@ -65,13 +66,13 @@ export class GoTypeChecker {
     let definition: string | undefined;
     for (let guard = 0; cur && guard < 32; guard++) {
       if (cur.$ref) {
-        definition = cur.$ref.replace(/^#\/(definitions|components\/schemas)\//, '');
+        definition = refName(cur.$ref);
         cur = this.ctx.definitions?.[definition];
       } else if (!cur.properties && !cur.items && cur.allOf?.length === 1) {
         cur = cur.allOf[0];
       } else break;
     }
-    r = { schema: cur, definition, struct: definition ? definition.slice(definition.lastIndexOf('.') + 1) : '' };
+    r = { schema: cur, definition, struct: definition ? structName(definition) : '' };
     this.resolved.set(s, r);
     return r;
   }
@@ -180,6 +181,11 @@ export class GoTypeChecker {
         return 'interface {}';
     }
   }
+}
+
+/** A definition's Go struct name: its last segment (`io.k8s.api.core.v1.Container` → `Container`). */
+function structName(definition: string): string {
+  return definition.slice(definition.lastIndexOf('.') + 1);
 }
 
 function intType(s: SchemaNode): string {

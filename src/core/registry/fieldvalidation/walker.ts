@@ -195,7 +195,7 @@ const STRING: SchemaNode = { type: 'string' };
 /** Definition names by $ref: resolved for every object field of every body, so parsed once. */
 const refNames = new Map<string, string>();
 
-function refName(ref: string): string {
+export function refName(ref: string): string {
   let name = refNames.get(ref);
   if (name === undefined) {
     name = ref.replace(/^#\/(definitions|components\/schemas)\//, '');
