@@ -144,10 +144,10 @@ export function listResponse(rc: RequestContext, data: ListData, out: OutputForm
       return encodeValue(200, { kind: listKind, apiVersion: r.apiVersion, metadata: listMeta(data), items: items() }, out, rc.warnings);
     default: {
       // Built-in list items carry no kind/apiVersion (typed lists); custom resource items do.
-      const itemText = r.info.custom ? (kv: KV) => withTypeMeta(kv.value, kind, r.apiVersion) : (kv: KV) => servedText(r, kv.value);
+      const itemText = r.info.custom ? (kv: KV) => withTypeMeta(servedText(r, kv.value), kind, r.apiVersion) : (kv: KV) => servedText(r, kv.value);
       const head = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[`;
       if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(`${head}${data.kvs.map(itemText).join(',')}]}`), null, 2), rc.warnings);
-      return { status: 200, headers: baseHeaders(JSON_TYPE, rc.warnings), body: listBody(head, data.kvs, ']}\n', r.apiVersion, itemText) };
+      return { status: 200, headers: baseHeaders(JSON_TYPE, rc.warnings), body: listBody(head, data.kvs, ']}\n', r.codec ? `${r.apiVersion}#${r.codec.id}` : r.apiVersion, itemText) };
     }
   }
 }

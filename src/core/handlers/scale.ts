@@ -81,7 +81,9 @@ export function scaleOf(r: ServedResource, obj: Obj): Obj {
 
 export async function handleScaleGet(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const kv = await getObject(rc.reg, rc.r, rc.info.namespace, rc.info.name);
-  return encodeValue(200, scaleOf(rc.r, parseStored(kv.value, rc.r.info.kind, rc.r.apiVersion)), out, rc.warnings);
+  // Read like the object itself (a custom object with its storage schema's defaults).
+  const obj = rc.r.codec ? rc.r.codec.toServed(kv.value) : parseStored(kv.value, rc.r.info.kind, rc.r.apiVersion);
+  return encodeValue(200, scaleOf(rc.r, obj), out, rc.warnings);
 }
 
 function replicasOf(rc: RequestContext, scale: unknown): number {

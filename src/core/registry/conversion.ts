@@ -2,15 +2,22 @@
 // reads and writes the same stored objects, kept at the resource's storage version. Served
 // versions whose shape equals the storage version's get no codec at all (the fast path: stored
 // text goes out untouched); the others convert on the way in (served → storage) and out
-// (storage → served) through src/core/versions.
+// (storage → served) through src/core/versions. Custom resources whose storage schema declares
+// defaults get a codec too: reads apply those defaults, as kube's storage decoder does.
 import { convert, convertBodyOwned, needsConversion, parseApiVersion } from '../versions/index';
 import { managedFieldsSpan } from './managed-fields-span';
 import type { ResourceInfo } from './types';
 import type { KV } from '../storage/types';
 import { toStoredText, type Obj } from './objects';
 import { ConvertedTexts } from './converted-texts';
+import { defaultStoredCustomObject } from './crd/defaults';
 
 export interface VersionCodec {
+  /**
+   * Unique per codec: item bytes kept for lists are keyed by it, since a rebuilt codec (a CRD's
+   * new defaults) may serve the same stored text differently.
+   */
+  id: number;
   /** The group/version objects are stored at (`v1` for core). */
   storageApiVersion: string;
   /** Stored text (storage version, no kind/apiVersion) as text at the served version (same form). */
@@ -69,17 +76,51 @@ export const IN_USE_MS = 5 * 60_000;
 
 /** The codec of a served version, or undefined when it reads stored text as is. */
 export function codecFor(info: ResourceInfo, texts: ConvertedTexts = new ConvertedTexts()): VersionCodec | undefined {
-  if (info.custom || !info.storageVersion) return undefined;
   const served = apiVersionOf(info.group, info.version);
-  const storage = info.storageVersion;
   const kind = info.kind;
-  if (!needsConversion(kind, storage, served)) return undefined;
+  if (info.custom) {
+    // Custom objects share one shape across versions; what a read adds is the defaults.
+    const schema = info.storedDefaults;
+    if (!schema) return undefined;
+    return cachingCodec(kind, served, served, texts, (text) => defaultedStoredText(text, schema), (obj) => obj);
+  }
+  const storage = info.storageVersion;
+  if (!storage || !needsConversion(kind, storage, served)) return undefined;
+  return cachingCodec(
+    kind,
+    served,
+    storage,
+    texts,
+    (text) => convertStoredText(kind, text, storage, served),
+    (obj) => convert({ ...obj, kind, apiVersion: served }, served, storage) as Obj,
+  );
+}
+
+/**
+ * Stored text with the defaults of the storage version's schema applied (kube's storage decoder
+ * does this on every read; they are not written back). The same string when none applies.
+ */
+export function defaultedStoredText(storedText: string, schema: Record<string, unknown>): string {
+  const obj = JSON.parse(storedText) as Obj;
+  return defaultStoredCustomObject(obj, schema) ? toStoredText(obj, obj.metadata?.resourceVersion) : storedText;
+}
+
+let codecCount = 0;
+
+function cachingCodec(
+  kind: string,
+  served: string,
+  storage: string,
+  texts: ConvertedTexts,
+  convertText: (storedText: string) => string,
+  toStorage: (obj: Obj) => Obj,
+): VersionCodec {
   const cache = new Map<string, string>();
   let lastUse = -Infinity;
   const converted = (storedText: string): string => {
     let text = cache.get(storedText);
     if (text === undefined) {
-      text = convertStoredText(kind, storedText, storage, served);
+      text = convertText(storedText);
       texts.add(cache, storedText, text);
     }
     return text;
@@ -89,10 +130,11 @@ export function codecFor(info: ResourceInfo, texts: ConvertedTexts = new Convert
     return converted(storedText);
   };
   return {
+    id: ++codecCount,
     storageApiVersion: storage,
     toServedText,
     toServed: (storedText) => ({ kind, apiVersion: served, ...(JSON.parse(toServedText(storedText)) as Obj) }),
-    toStorage: (obj) => convert({ ...obj, kind, apiVersion: served }, served, storage) as Obj,
+    toStorage,
     inUse: (now) => now - lastUse < IN_USE_MS,
     prepare: (storedText) => void converted(storedText),
   };

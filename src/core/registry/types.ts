@@ -41,4 +41,9 @@ export interface ResourceInfo {
   printerColumns?: Array<{ name: string; type: string; format?: string; description?: string; priority?: number; jsonPath: string }>;
   /** CRD openAPIV3Schema of this version (structural validation, OpenAPI, field validation). */
   openAPIV3Schema?: Record<string, unknown>;
+  /**
+   * CRD: the storage version's schema, when it declares defaults. kube applies them to every
+   * object it reads from storage (objects stored before a default was added read with it).
+   */
+  storedDefaults?: Record<string, unknown>;
 }

@@ -45,33 +45,45 @@ function pruneNulls(x: unknown, s: Schema | undefined): void {
 
 const nonNullableNull = (v: unknown, s: Schema | undefined): boolean => v === null && s !== undefined && !s.nullable;
 
-/** Steps 2 and 3 (kube's structuraldefaulting.Default). */
-function applyDefaults(x: unknown, s: Schema | undefined): void {
-  if (!s) return;
+/** Steps 2 and 3 (kube's structuraldefaulting.Default); true when it set anything. */
+function applyDefaults(x: unknown, s: Schema | undefined): boolean {
+  if (!s) return false;
+  let changed = false;
   if (Array.isArray(x)) {
     const items = isObject(s.items) ? s.items : undefined;
-    if (!items) return;
+    if (!items) return false;
     x.forEach((v, i) => {
-      if (nonNullableNull(v, items) && hasDefault(items)) x[i] = copyDefault(items);
-      applyDefaults(x[i], items);
+      if (nonNullableNull(v, items) && hasDefault(items)) {
+        x[i] = copyDefault(items);
+        changed = true;
+      }
+      if (applyDefaults(x[i], items)) changed = true;
     });
-    return;
+    return changed;
   }
-  if (!isObject(x)) return;
+  if (!isObject(x)) return false;
   if (isObject(s.properties)) {
     for (const [key, prop] of Object.entries(s.properties as Record<string, Schema>)) {
-      if (hasDefault(prop) && (!(key in x) || nonNullableNull(x[key], prop))) x[key] = copyDefault(prop);
+      if (hasDefault(prop) && (!(key in x) || nonNullableNull(x[key], prop))) {
+        x[key] = copyDefault(prop);
+        changed = true;
+      }
     }
   }
   const additional = isObject(s.additionalProperties) ? s.additionalProperties : undefined;
   for (const key of Object.keys(x)) {
     const prop = s.properties?.[key];
-    if (isObject(prop)) applyDefaults(x[key], prop);
-    else if (additional) {
-      if (nonNullableNull(x[key], additional) && hasDefault(additional)) x[key] = copyDefault(additional);
-      applyDefaults(x[key], additional);
+    if (isObject(prop)) {
+      if (applyDefaults(x[key], prop)) changed = true;
+    } else if (additional) {
+      if (nonNullableNull(x[key], additional) && hasDefault(additional)) {
+        x[key] = copyDefault(additional);
+        changed = true;
+      }
+      if (applyDefaults(x[key], additional)) changed = true;
     }
   }
+  return changed;
 }
 
 /** Prunes non-nullable nulls and applies the schema's defaults to `obj`, in place. */
@@ -79,4 +91,20 @@ export function defaultCustomObject(obj: Record<string, unknown>, schema: Schema
   if (!schema) return;
   pruneNulls(obj, schema);
   applyDefaults(obj, schema);
+}
+
+/**
+ * Defaulting of an object read from storage (kube's storage decoder): the schema's defaults only,
+ * no null pruning. True when it set anything.
+ */
+export function defaultStoredCustomObject(obj: Record<string, unknown>, schema: Schema): boolean {
+  return applyDefaults(obj, schema);
+}
+
+/** Whether any node of a structural schema declares a default (most CRDs have none: no read cost). */
+export function schemaHasDefaults(s: unknown): boolean {
+  if (!isObject(s)) return false;
+  if (s.default !== undefined) return true;
+  if (isObject(s.properties) && Object.values(s.properties).some(schemaHasDefaults)) return true;
+  return schemaHasDefaults(s.items) || schemaHasDefaults(s.additionalProperties);
 }

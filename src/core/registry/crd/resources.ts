@@ -4,6 +4,7 @@
 import type { ResourceInfo, SubresourceInfo } from '../types';
 import type { Obj } from '../objects';
 import { crdDeprecationWarning } from './deprecation';
+import { schemaHasDefaults } from './defaults';
 
 const CR_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -22,6 +23,8 @@ export function crdResources(crd: Obj): CustomResourceInfo[] {
   const names = spec.names ?? {};
   const kind: string = names.kind;
   const storage = storageVersionName(crd);
+  const storageSchema = (spec.versions ?? []).find((v: Obj) => v?.name === storage)?.schema?.openAPIV3Schema;
+  const storedDefaults = schemaHasDefaults(storageSchema) ? (storageSchema as Record<string, unknown>) : undefined;
   const out: CustomResourceInfo[] = [];
   for (const v of spec.versions ?? []) {
     if (!v.served) continue;
@@ -48,6 +51,7 @@ export function crdResources(crd: Obj): CustomResourceInfo[] {
     };
     // Discovery's storageVersionHash is the storage version's, the same for every served version.
     if (storage) info.storageVersion = `${spec.group}/${storage}`;
+    if (storedDefaults) info.storedDefaults = storedDefaults;
     if (v.deprecated === true) info.deprecationWarning = crdDeprecationWarning(crd, v.name);
     out.push(info);
   }
