@@ -34,6 +34,7 @@ export function deleteOptions(rc: RequestContext): DeleteOptions {
   if (orphan !== undefined && opts.propagationPolicy) {
     throw badRequestInvalid('DeleteOptions', `propagationPolicy: Invalid value: ${JSON.stringify(opts.propagationPolicy)}: orphanDependents and deletionPropagation cannot be both set`);
   }
+  if (typeof orphan === 'boolean') opts.orphanDependents = orphan;
   const pre = body.preconditions;
   if (pre && typeof pre === 'object') opts.preconditions = { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined };
   return opts;

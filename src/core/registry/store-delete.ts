@@ -1,5 +1,6 @@
 // The generic store's delete: DELETE admission, preconditions, and either removal or (with
-// finalizers, and always for namespaces) marking the object as terminating.
+// finalizers, and always for namespaces) marking the object as terminating. Orphan and
+// foreground propagation are finalizers for the garbage collector (gc/).
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
 import { clone, parseStored, rfc3339, toStoredText, type Obj } from './objects';
@@ -7,11 +8,14 @@ import { storageForm } from './conversion';
 import { conflict, notFound } from '../server/status';
 import type { AdmissionAttributes } from '../admission/attributes';
 import { mapStorageError, webhooksFor } from './store-common';
+import { deletionFinalizers, orphansByDefault } from './gc/deletion-finalizers';
 
 export interface DeleteOptions {
   dryRun: boolean;
   gracePeriodSeconds?: number;
   propagationPolicy?: string;
+  /** The deprecated form of propagationPolicy (true: Orphan). */
+  orphanDependents?: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
   /** The request's admission attributes (absent for internal deletes). */
   attrs?: AdmissionAttributes;
@@ -53,14 +57,21 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
       if (pre?.resourceVersion && pre.resourceVersion !== om.resourceVersion) {
         throw conflict(group, kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${om.resourceVersion}). The object might have been modified`);
       }
+      // What the garbage collector is to do: orphan or foreground deletion are finalizers.
+      const gcFinalizers = isNamespace ? undefined : deletionFinalizers(om.finalizers, opts, opts.attrs !== undefined && orphansByDefault(group, r.info.version, resource));
       if (om.deletionTimestamp) {
-        // Already terminating: deleting again changes nothing.
+        // Already terminating: deleting again changes nothing but the policy's finalizers.
         result = old;
-        return { kind: 'none' };
-      }
-      const hasFinalizers = Array.isArray(om.finalizers) && om.finalizers.length > 0;
-      if (hasFinalizers || isNamespace) {
+        if (!gcFinalizers || opts.dryRun) return { kind: 'none' };
         const next = clone(old);
+        next.metadata.finalizers = gcFinalizers;
+        result = next;
+        return { kind: 'put', encode: (rev: number) => toStoredText(storageForm(r, next), String(rev)) };
+      }
+      const finalizers: unknown[] = gcFinalizers ?? (Array.isArray(om.finalizers) ? om.finalizers : []);
+      if (finalizers.length > 0 || isNamespace) {
+        const next = clone(old);
+        if (gcFinalizers) next.metadata.finalizers = gcFinalizers;
         next.metadata.deletionTimestamp = rfc3339(ctx.now());
         next.metadata.deletionGracePeriodSeconds = 0;
         if (next.metadata.generation !== undefined) next.metadata.generation += 1;

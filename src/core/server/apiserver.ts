@@ -22,6 +22,7 @@ import { RbacStoreSync } from '../auth/rbac-sync';
 import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { PdbStatusController } from '../registry/resources/pdb-controller';
+import { GarbageCollector } from '../registry/gc/garbage-collector';
 import { registerAdmission } from '../admission/register';
 import { WebhookDispatcher } from '../admission/webhooks/dispatch';
 import { WebhookSource } from '../admission/webhooks/source';
@@ -56,6 +57,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const authentication = opts.authentication && { ...opts.authentication, tokenAuthenticators: [...(opts.authentication.tokenAuthenticators ?? []), saTokens.authenticate] };
   const access = createAccessControl(authentication, rbacSync?.authorizer);
   const pdbStatus = new PdbStatusController(ctx);
+  const garbageCollector = new GarbageCollector(ctx);
   const quotaStatus = new QuotaStatusController(ctx);
 
   let openapi: OpenApiService | undefined;
@@ -107,6 +109,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapPriorityClasses(ctx);
     await saTokens.start();
     await pdbStatus.start();
+    await garbageCollector.start();
     await quotaStatus.start();
     if (rbacSync) {
       await reconcileBootstrapPolicy(ctx);
@@ -179,6 +182,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       rbacSync?.stop();
       saTokens.stop();
       pdbStatus.stop();
+      garbageCollector.stop();
       quotaStatus.stop();
       for (const stop of [...watchStops]) stop();
       await Promise.allSettled([...ctx.background]);
