@@ -15,7 +15,8 @@ export async function startFloorServer(size = 0): Promise<FloorServer> {
   let status = 200;
   // The same header set the API answers with (fixed values of the same length): the floor is the
   // cost of moving the same bytes, not of fewer headers.
-  const fixed = ['Audit-Id', '00000000-0000-4000-8000-000000000000', 'Cache-Control', 'no-cache, private', 'Content-Type', 'application/json'];
+  const uid = '00000000-0000-4000-8000-000000000000';
+  const fixed = ['Audit-Id', uid, 'Cache-Control', 'no-cache, private', 'Content-Type', 'application/json', 'X-Kubernetes-Pf-Flowschema-Uid', uid, 'X-Kubernetes-Pf-Prioritylevel-Uid', uid];
   let headers = [...fixed, 'Content-Length', String(body.length)];
   const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {
     // Consume the body like the real host does, then answer the fixed bytes.

@@ -1,7 +1,7 @@
 // Cascading deletion with the real kubectl: `delete --cascade=background|foreground|orphan`
 // against objects linked by ownerReferences (the Node host runs the garbage collector).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from './harness';
+import { type Cluster, eventually, kubectlOk, startCluster } from './harness';
 
 let c: Cluster;
 beforeAll(async () => {
@@ -11,23 +11,9 @@ afterAll(async () => {
   await c?.stop();
 });
 
-async function ok(args: string[], stdin?: string): Promise<string> {
-  const r = await c.kubectl(args, { stdin });
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-  return r.stdout;
-}
+/** Runs kubectl and fails with its output when the exit code is not 0. */
+const ok = async (args: string[], stdin?: string): Promise<string> => (await kubectlOk(c, args, stdin)).stdout;
 
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 /** An owner ConfigMap and a dependent that names it (blocking its deletion when asked). */
 async function family(prefix: string, block = false): Promise<void> {

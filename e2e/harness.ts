@@ -83,6 +83,26 @@ function waitForReadyLine(child: ChildProcess): Promise<{ url: string; kubeconfi
 }
 
 /** Starts a fresh server (empty store) and returns client runners bound to it. */
+/** Runs kubectl and fails with its output when the exit code is not 0. */
+export async function kubectlOk(c: Cluster, args: string[], stdin?: string): Promise<RunResult> {
+  const r = await c.kubectl(args, { stdin });
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  return r;
+}
+
+/** Retries `check` until it passes (for state that settles asynchronously, like a new CRD). */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000, stepMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, stepMs));
+    }
+  }
+}
+
 export async function startCluster(): Promise<Cluster> {
   for (const tool of ['kubectl', 'helm']) {
     if (!existsSync(join(BIN, tool))) throw new Error(`.tools/bin/${tool} is missing: run node scripts/tools.mjs`);

@@ -2,7 +2,7 @@
 // from kubectl's own printers (see ../shared/kubectl-wire for the requests behind each command).
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster, type RunResult } from './harness';
+import { type Cluster, eventually, kubectlOk, type RunResult, startCluster } from './harness';
 
 let c: Cluster;
 beforeAll(async () => {
@@ -12,25 +12,9 @@ afterAll(async () => {
   await c?.stop();
 });
 
-/** Runs kubectl and fails with its stderr when the exit code is not 0. */
-async function ok(args: string[], stdin?: string): Promise<string> {
-  const r = await c.kubectl(args, { stdin });
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-  return r.stdout;
-}
+/** Runs kubectl and fails with its output when the exit code is not 0. */
+const ok = async (args: string[], stdin?: string): Promise<string> => (await kubectlOk(c, args, stdin)).stdout;
 
-/** Retries until check passes (for state that settles asynchronously, like a new CRD). */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
 
 function jsonpath(kind: string, name: string, path: string, ns: string[] = []): Promise<string> {
   return ok(['get', kind, name, ...ns, '-o', `jsonpath={${path}}`]);

@@ -3,7 +3,7 @@
 // "created" line, and reading the object back must show the fields survived the protobuf decode.
 // Also the review endpoints kubectl calls: auth can-i (and --list), auth whoami, create token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from './harness';
+import { type Cluster, kubectlOk, startCluster } from './harness';
 
 let c: Cluster;
 beforeAll(async () => {
@@ -15,12 +15,8 @@ afterAll(async () => {
 
 const NS = ['-n', 'pb'];
 
-/** Runs kubectl and fails with its stderr when the exit code is not 0. */
-async function ok(args: string[]): Promise<string> {
-  const r = await c.kubectl(args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-  return r.stdout;
-}
+/** Runs kubectl and fails with its output when the exit code is not 0. */
+const ok = async (args: string[], stdin?: string): Promise<string> => (await kubectlOk(c, args, stdin)).stdout;
 
 /** `kubectl get <kind> <name> -o jsonpath=...` (in namespace pb unless cluster-scoped). */
 function read(kind: string, name: string, path: string, namespaced = true): Promise<string> {

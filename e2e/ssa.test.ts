@@ -7,7 +7,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startCluster, type Cluster, type RunResult } from './harness';
+import { type Cluster, kubectlOk, REPO_ROOT, type RunResult, startCluster } from './harness';
 
 let c: Cluster;
 beforeAll(async () => {
@@ -17,11 +17,8 @@ afterAll(async () => {
   await c?.stop();
 });
 
-async function ok(args: string[]): Promise<string> {
-  const r = await c.kubectl(args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-  return r.stdout;
-}
+/** Runs kubectl and fails with its output when the exit code is not 0. */
+const ok = async (args: string[], stdin?: string): Promise<string> => (await kubectlOk(c, args, stdin)).stdout;
 
 async function getJson(kind: string, name: string): Promise<any> {
   // kubectl hides managedFields unless asked.

@@ -35,7 +35,6 @@ const GENERATION_TRACKING = new Set([
   'apiextensions.k8s.io/customresourcedefinitions',
   'flowcontrol.apiserver.k8s.io/flowschemas',
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
-  'apiregistration.k8s.io/apiservices',
 ]);
 
 /** group/resource whose REST strategy allows create on update (v1.23). */

@@ -10,8 +10,12 @@ import type { RegistryContext } from '../registry/context';
 import { builtinResources } from '../schema';
 import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resources/namespaces';
 import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
+import { bootstrapKubernetesEndpoints } from '../registry/resources/kubernetes-endpoints';
 import { registerPriorityClassHooks, bootstrapPriorityClasses } from '../registry/resources/priority-classes';
 import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
+import { FlowControl } from '../flowcontrol/flowcontrol';
+import { registerApiServiceHooks, bootstrapApiServices } from '../registry/resources/apiservices';
+import { ApiServiceAvailability } from '../registry/resources/apiservice-availability';
 import { createDispatcher } from './dispatch';
 import { createObservability } from './audit-metrics-filter';
 import { validateShowHiddenMetricsVersion } from './metrics-hidden';
@@ -48,6 +52,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   registerServiceHooks(ctx);
   registerPriorityClassHooks(ctx);
   registerCrdHooks(ctx);
+  registerApiServiceHooks(ctx);
   registerAdmission(ctx);
   ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);
   // RBAC: the authorizer mirrors the stored policy (loaded and watched once bootstrap has run).
@@ -59,6 +64,9 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const pdbStatus = new PdbStatusController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
   const quotaStatus = new QuotaStatusController(ctx);
+  // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
+  const flowControl = new FlowControl(ctx);
+  const apiServiceStatus = new ApiServiceAvailability(ctx);
 
   let openapi: OpenApiService | undefined;
   let openapiGen = -1;
@@ -94,6 +102,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
       maxCongestedEvents: 10_000,
     },
+    flowControl,
     activeWatches: {
       add(stop) {
         watchStops.add(stop);
@@ -106,11 +115,15 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapCrds(ctx);
     await bootstrapNamespaces(ctx);
     await bootstrapServices(ctx);
+    await bootstrapKubernetesEndpoints(ctx, opts.serverAddress);
     await bootstrapPriorityClasses(ctx);
+    await flowControl.start();
+    await bootstrapApiServices(ctx);
     await saTokens.start();
     await pdbStatus.start();
     await garbageCollector.start();
     await quotaStatus.start();
+    await apiServiceStatus.start();
     if (rbacSync) {
       await reconcileBootstrapPolicy(ctx);
       await rbacSync.start();
@@ -184,6 +197,8 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       pdbStatus.stop();
       garbageCollector.stop();
       quotaStatus.stop();
+      flowControl.stop();
+      apiServiceStatus.stop();
       for (const stop of [...watchStops]) stop();
       await Promise.allSettled([...ctx.background]);
       await mvcc.close();

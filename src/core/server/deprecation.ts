@@ -8,13 +8,15 @@ const SERVER_MINOR = 23;
 
 interface Lifecycle {
   deprecated: number;
-  removed: number;
+  /** Absent for a GA type deprecated without a removal release (v1 ComponentStatus). */
+  removed?: number;
   /** `group/version Kind` to use instead, when the type names one. */
   replacement?: string;
 }
 
 /** Keyed by `group/version/resource` (core group empty); minor versions of 1.x. */
 const LIFECYCLES: Record<string, Lifecycle> = {
+  '/v1/componentstatuses': { deprecated: 19 },
   'batch/v1beta1/cronjobs': { deprecated: 21, removed: 25, replacement: 'batch/v1 CronJob' },
   'discovery.k8s.io/v1beta1/endpointslices': { deprecated: 21, removed: 25, replacement: 'discovery.k8s.io/v1 EndpointSlice' },
   'events.k8s.io/v1beta1/events': { deprecated: 22, removed: 25 },
@@ -63,7 +65,8 @@ function computeDeprecation(r: DeprecatedResource): Deprecation | undefined {
   const lifecycle = LIFECYCLES[`${r.group}/${r.version}/${r.resource}`];
   if (!lifecycle || lifecycle.deprecated > SERVER_MINOR) return undefined;
   const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
-  let warning = `${apiVersion} ${r.kind} is deprecated in v1.${lifecycle.deprecated}+, unavailable in v1.${lifecycle.removed}+`;
+  let warning = `${apiVersion} ${r.kind} is deprecated in v1.${lifecycle.deprecated}+`;
+  if (lifecycle.removed !== undefined) warning += `, unavailable in v1.${lifecycle.removed}+`;
   if (lifecycle.replacement) warning += `; use ${lifecycle.replacement}`;
-  return { warning, removedRelease: `1.${lifecycle.removed}` };
+  return { warning, removedRelease: lifecycle.removed !== undefined ? `1.${lifecycle.removed}` : '' };
 }

@@ -1,6 +1,7 @@
 // Routing: non-resource endpoints (version, health, discovery, OpenAPI) and resource requests
 // (resolve the resource, check scope and verb, negotiate the output, call the verb's handler).
 import { noteRequestUser, requestUser, userOfRequest } from '../auth/request-user';
+import type { UserInfo } from '../auth/rbac/types';
 import type { ApiRequest, ApiResponse } from '../types';
 import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
 import { parseRequest, type RequestInfo } from './requestinfo';
@@ -19,6 +20,7 @@ import { handlePatch } from '../handlers/patch';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete';
 import { handleScaleGet } from '../handlers/scale';
 import { handleVirtualCreate } from '../handlers/virtual';
+import { answersOwnWatch, handleComponentStatuses, isComponentStatuses } from '../handlers/component-statuses';
 import { handlePodConnect, POD_CONNECT_SUBRESOURCES } from '../handlers/pod-connect';
 import { serveHealth, type HealthCheck } from './health';
 import { versionJson } from './version';
@@ -48,6 +50,8 @@ export interface DispatchDeps {
   serverAddress: string;
   watch: WatchSettings;
   activeWatches: ActiveWatches;
+  /** API Priority and Fairness: adds the X-Kubernetes-PF-* headers of the request's classification. */
+  flowControl?: { stamp(user: UserInfo | undefined, info: RequestInfo, res: ApiResponse): void };
 }
 
 export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promise<ApiResponse> {
@@ -132,7 +136,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       throw pathNotFound();
     }
     const verb = info.verb === 'watch' && info.name ? 'watch' : info.verb;
-    if (!verbs.includes(verb)) throw methodNotAllowed();
+    if (!verbs.includes(verb) && !answersOwnWatch(r, info)) throw methodNotAllowed();
     // Routes: PUT/PATCH need a name; POST goes to the collection (or to a named subresource).
     if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
     if (verb === 'create' && info.name && !info.subresource && !r.info.virtual) throw methodNotAllowed();
@@ -160,6 +164,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
   const serveVerb = (rc: RequestContext, out: OutputFormat): Promise<ApiResponse> => {
     const { info } = rc;
     if (rc.r.info.virtual) return handleVirtualCreate(rc, out);
+    if (isComponentStatuses(rc.r)) return Promise.resolve(handleComponentStatuses(rc, out));
     if (info.subresource === 'scale' && info.verb === 'get') return handleScaleGet(rc, out);
     if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize') {
       if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
@@ -197,11 +202,17 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       // Access control notes the user (and an impersonating requester) itself; the open default does not.
       if (!userOfRequest(req)) noteRequestUser(req, requestUser(reg));
       const res = info.isResourceRequest ? await resource(req, info, query, reg) : await nonResource(req, info, query);
+      // APF classifies after authentication and impersonation, whatever the outcome afterwards.
+      deps.flowControl?.stamp(userOfRequest(req), info, res);
       if (req.method === 'HEAD') return { ...res, body: undefined };
       return res;
     } catch (err) {
       if (!(err instanceof ApiError)) console.error('internal error serving', req.method, req.url, err);
-      return errorToResponse(err);
+      const res = errorToResponse(err);
+      // A request refused by authorization was classified first; one that failed authentication
+      // or impersonation never got that far (no user noted).
+      deps.flowControl?.stamp(userOfRequest(req), info, res);
+      return res;
     }
   };
 }

@@ -37,6 +37,8 @@ const ECHO_HEADERS: Record<string, string> = {
   'Audit-Id': '00000000-0000-4000-8000-000000000000',
   'Cache-Control': 'no-cache, private',
   'Content-Type': 'application/json',
+  'X-Kubernetes-Pf-Flowschema-Uid': '00000000-0000-4000-8000-000000000000',
+  'X-Kubernetes-Pf-Prioritylevel-Uid': '00000000-0000-4000-8000-000000000000',
 };
 
 /** `echo?bytes=N[&status=201]` (any method; a request body is read), `echo-put?bytes=N&key=k[&status=201]`, `idb-put?bytes=N&key=k`, `idb-get?key=k`; undefined for other paths. */

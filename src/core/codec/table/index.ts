@@ -54,7 +54,7 @@ export function buildTable(
   customColumns?: PrinterColumnSpec[],
 ): object {
   const printer = choosePrinter(group, kind, customColumns);
-  const rows = items.map((item: KubeObject) => {
+  const rows = (printer.order ? printer.order(items) : items).map((item: KubeObject) => {
     const printed = printer.print(item ?? {}, opts.now);
     const row: Record<string, unknown> = { cells: printed.cells };
     if (printed.conditions) row.conditions = printed.conditions;

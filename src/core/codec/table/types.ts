@@ -55,4 +55,6 @@ export type KubeObject = Record<string, any>;
 export interface Printer {
   columns: ColumnDefinition[];
   print(obj: KubeObject, now: number): PrintedRow;
+  /** The row order of a list, when kube's list printer sorts (FlowSchemas by matching order). */
+  order?(items: KubeObject[]): KubeObject[];
 }

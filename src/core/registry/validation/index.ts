@@ -82,6 +82,8 @@ const NAME_RULES: Record<string, NameRule> = {
   'rbac.authorization.k8s.io/ClusterRole': 'path-segment',
   'rbac.authorization.k8s.io/RoleBinding': 'path-segment',
   'rbac.authorization.k8s.io/ClusterRoleBinding': 'path-segment',
+  // kube-aggregator's ValidateAPIService: `v1.` (the core group) is a valid name.
+  'apiregistration.k8s.io/APIService': 'path-segment',
 };
 
 /** The ValidateNameFunc kube-apiserver uses for the kind's metadata.name. */

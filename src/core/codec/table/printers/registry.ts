@@ -1,7 +1,9 @@
 // Which printer kube-apiserver v1.23 uses for each built-in group/Kind. Kinds not listed here
 // (Role, ClusterRole, CustomResourceDefinition, LimitRange, ...) get the generic Name/Created At table.
 import type { Printer } from '../types';
+import { apiServicePrinter } from './apiregistration';
 import { horizontalPodAutoscalerPrinter } from './autoscaling';
+import { componentStatusPrinter } from './component-status';
 import {
   clusterRoleBindingPrinter,
   controllerRevisionPrinter,
@@ -26,6 +28,7 @@ import {
   servicePrinter,
 } from './core';
 import { eventPrinter, eventsV1Printer } from './event';
+import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from './flowcontrol';
 import { endpointSlicePrinter, ingressClassPrinter, ingressPrinter, networkPolicyPrinter } from './networking';
 import { podPrinter } from './pod';
 import {
@@ -54,6 +57,7 @@ const PRINTERS: Record<string, Printer> = {
   '/PersistentVolume': persistentVolumePrinter,
   '/PersistentVolumeClaim': persistentVolumeClaimPrinter,
   '/ResourceQuota': resourceQuotaPrinter,
+  '/ComponentStatus': componentStatusPrinter,
   'apps/Deployment': deploymentPrinter,
   'apps/ReplicaSet': replicaSetPrinter,
   'apps/StatefulSet': statefulSetPrinter,
@@ -76,6 +80,9 @@ const PRINTERS: Record<string, Printer> = {
   'node.k8s.io/RuntimeClass': runtimeClassPrinter,
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': webhookConfigurationPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,
+  'flowcontrol.apiserver.k8s.io/FlowSchema': flowSchemaPrinter,
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': priorityLevelConfigurationPrinter,
+  'apiregistration.k8s.io/APIService': apiServicePrinter,
 };
 
 /** The printer for a built-in kind, or undefined when kube-apiserver has none. */
