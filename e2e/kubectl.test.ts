@@ -186,6 +186,19 @@ describe('kubectl logs and exec without kubelets', () => {
     expect(exec.code).toBe(1);
     expect(exec.stderr).toContain('Error from server (BadRequest): pod idle does not have a host assigned');
   });
+
+  it('debug adds an ephemeral container through pods/ephemeralcontainers', async () => {
+    await ok(['run', 'debugged', '--image=nginx']);
+    const r = await c.kubectl(['debug', 'debugged', '--image=busybox', '--container=dbg', '--target=debugged', '--profile=general']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Targeting container "debugged"');
+    const spec = JSON.parse(await ok(['get', 'pod', 'debugged', '-o', 'jsonpath={.spec.ephemeralContainers[0]}']));
+    expect(spec).toMatchObject({ name: 'dbg', image: 'busybox', targetContainerName: 'debugged', imagePullPolicy: 'Always' });
+    const again = await c.kubectl(['debug', 'debugged', '--image=busybox', '--container=dbg', '--profile=general']);
+    expect(again.code).toBe(1);
+    // The patch merges by name, so reusing one changes it.
+    expect(again.stderr).toContain('The Pod "debugged" is invalid: spec.ephemeralContainers.dbg: Forbidden: existing ephemeral containers "dbg" may not be changed');
+  });
 });
 
 describe('kubectl delete', () => {

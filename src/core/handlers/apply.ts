@@ -115,7 +115,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   const forceText = rc.query.get('force');
   const force = forceText === 'true' || forceText === '1';
   const { r, info, reg } = rc;
-  const sub = info.subresource === 'status' ? 'status' : '';
+  const sub = info.subresource === 'status' || info.subresource === 'ephemeralcontainers' ? info.subresource : '';
   // Re-applying the configuration that produced the stored revision is a no-op: answer it like a
   // get. (The same body to the same URL was checked when it was first applied.)
   const key = objectKey(r, info.namespace, info.name);

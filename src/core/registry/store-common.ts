@@ -72,12 +72,12 @@ export function applyDefaults(r: ServedResource, obj: Obj): void {
   else rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
 }
 
-export function validateWrite(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined): void {
+export function validateWrite(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined, subresource = ''): void {
   const { group, kind, namespaced, custom } = r.info;
   const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: custom ? 'subdomain' : nameRuleFor(group, kind) });
   if (old) errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata));
   const rules = rulesFor(group, kind);
-  if (rules) errs.push(...((old ? rules.validateUpdate?.(obj, old) : rules.validateCreate?.(obj)) ?? []));
+  if (rules) errs.push(...((old ? rules.validateUpdate?.(obj, old, subresource) : rules.validateCreate?.(obj)) ?? []));
   const hooks = hooksFor(ctx, r);
   if (hooks?.validate) errs.push(...hooks.validate(ctx, r, obj, old));
   if (errs.length) throw invalid(group, kind, obj.metadata?.name ?? '', errs);

@@ -111,7 +111,7 @@ export class UpdateAttempt implements UpdateSteps {
     const o = this.old as Obj;
     if (this.r.strategy.tracksGeneration && specChanged(next, o)) next.metadata.generation = (o.metadata.generation ?? 0) + 1;
     // A binding is not a pod update: the pod's update rules (spec immutable) do not apply.
-    if (this.opts.subresource !== 'binding') validateWrite(this.ctx, this.r, next, o);
+    if (this.opts.subresource !== 'binding') validateWrite(this.ctx, this.r, next, o, this.opts.subresource);
     this.admissionCheck?.(next, o);
   }
 
@@ -149,19 +149,25 @@ export class UpdateAttempt implements UpdateSteps {
     this.deleted = false;
   }
 
-  /** A status write changes status only; finalize spec.finalizers, binding spec.nodeName; a main-resource write not status. */
+  /**
+   * A status write changes status only; ephemeralcontainers spec.ephemeralContainers; finalize
+   * spec.finalizers; binding spec.nodeName; a main-resource write not status.
+   */
   private limitToSubresource(obj: Obj, old: Obj): Obj {
     const { opts, r } = this;
     let next: Obj = obj;
     if (opts.subresource === 'status') {
-      // (and, for an apply, the managedFields it computed)
       next = clone(old);
       if (obj.status === undefined) delete next.status;
       else next.status = obj.status;
-      if (opts.managedFieldsDone) {
-        if (obj.metadata.managedFields === undefined) delete next.metadata.managedFields;
-        else next.metadata.managedFields = obj.metadata.managedFields;
-      }
+      this.keepAppliedManagedFields(obj, next);
+    } else if (opts.subresource === 'ephemeralcontainers') {
+      // pods/ephemeralcontainers changes spec.ephemeralContainers only (dropNonEphemeralContainerUpdates).
+      next = clone(old);
+      next.spec = { ...(next.spec ?? {}) };
+      if (obj.spec?.ephemeralContainers === undefined) delete next.spec.ephemeralContainers;
+      else next.spec.ephemeralContainers = obj.spec.ephemeralContainers;
+      this.keepAppliedManagedFields(obj, next);
     } else if (opts.subresource === 'binding') {
       // pods/<n>/binding sets spec.nodeName only (kube's assignPod writes it directly).
       next = clone(old);
@@ -179,6 +185,13 @@ export class UpdateAttempt implements UpdateSteps {
       rulesFor(r.info.group, r.info.kind)?.prepareForUpdate?.(next, old);
     }
     return next;
+  }
+
+  /** A subresource apply keeps the managedFields it computed (the rest of metadata is the old one's). */
+  private keepAppliedManagedFields(obj: Obj, next: Obj): void {
+    if (!this.opts.managedFieldsDone) return;
+    if (obj.metadata.managedFields === undefined) delete next.metadata.managedFields;
+    else next.metadata.managedFields = obj.metadata.managedFields;
   }
 
   /** Defaults, managedFields and built-in mutating admission of an object that changes something. */

@@ -11,6 +11,9 @@ export interface KindRules {
   prepareForUpdate?(obj: any, old: any): void;
   /** Validate a new object (create). Metadata is checked separately by validateObjectMeta. */
   validateCreate?(obj: any): FieldError[];
-  /** Validate an update (old = stored object); immutable-field checks here. Metadata: validateObjectMetaUpdate. */
-  validateUpdate?(obj: any, old: any): FieldError[];
+  /**
+   * Validate an update (old = stored object); immutable-field checks here. Metadata:
+   * validateObjectMetaUpdate. `subresource` is '' for the main resource.
+   */
+  validateUpdate?(obj: any, old: any, subresource?: string): FieldError[];
 }

@@ -99,6 +99,8 @@ export function defaultPodSpec(spec: Obj): void {
   }
   for (const c of list(spec.containers)) defaultContainer(c);
   for (const c of list(spec.initContainers)) defaultContainer(c);
+  // SetDefaults_EphemeralContainer: the container defaults on its common fields.
+  for (const c of list(spec.ephemeralContainers)) defaultContainer(c);
   for (const v of list(spec.volumes)) defaultVolume(v);
 }
 

@@ -195,6 +195,34 @@ function validateContainers(containers: unknown, volumes: Set<string>, path: str
   return errs;
 }
 
+/** Fields an ephemeral container may not set (kube allows a list of fields; these are the rest), in struct order. */
+const NOT_FOR_EPHEMERAL = ['ports', 'resources', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
+
+const isSet = (v: unknown): boolean => v !== undefined && v !== null && !(typeof v === 'object' && Object.keys(v as object).length === 0);
+
+/** validateEphemeralContainers: names unique across every container, a target that exists, no ports, probes or resources. */
+function validateEphemeralContainers(containers: unknown, volumes: Set<string>, path: string, names: Set<string>): FieldError[] {
+  const errs: FieldError[] = [];
+  list(containers).forEach((c, i) => {
+    const ip = index(path, i);
+    const np = child(ip, 'name');
+    if (!c.name) errs.push(required(np));
+    else errs.push(...dns1123Label(String(c.name), np));
+    if (!c.image) errs.push(required(child(ip, 'image')));
+    errs.push(...validateEnv(c.env, child(ip, 'env')));
+    errs.push(...validateVolumeMounts(c.volumeMounts, volumes, child(ip, 'volumeMounts')));
+    errs.push(...validatePullPolicy(c.imagePullPolicy, child(ip, 'imagePullPolicy')));
+    if (names.has(c.name)) errs.push(duplicate(np, c.name ?? ''));
+    else names.add(c.name);
+    if (c.targetContainerName && !names.has(c.targetContainerName)) errs.push(notFound(child(ip, 'targetContainerName'), c.targetContainerName));
+    for (const f of NOT_FOR_EPHEMERAL) if (isSet(c[f])) errs.push(forbidden(child(ip, f), 'cannot be set for an Ephemeral Container'));
+    list(c.volumeMounts).forEach((m, j) => {
+      for (const f of ['subPath', 'subPathExpr']) if (m[f]) errs.push(forbidden(child(index(child(ip, 'volumeMounts'), j), f), 'cannot be set for an Ephemeral Container'));
+    });
+  });
+  return errs;
+}
+
 /** ValidateVolumes; returns the names of the volumes that validated (mounts may refer to those). */
 function validateVolumes(volumes: unknown, path: string): { names: Set<string>; errs: FieldError[] } {
   const names = new Set<string>();
@@ -256,6 +284,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   const containerNames = new Set<string>();
   errs.push(...validateContainers(s.containers, vols, child(path, 'containers'), containerNames, false));
   errs.push(...validateContainers(s.initContainers, vols, child(path, 'initContainers'), containerNames, true));
+  errs.push(...validateEphemeralContainers(s.ephemeralContainers, vols, child(path, 'ephemeralContainers'), containerNames));
   const rp = child(path, 'restartPolicy');
   if (!s.restartPolicy) errs.push(required(rp));
   else if (!['Always', 'OnFailure', 'Never'].includes(s.restartPolicy)) errs.push(notSupported(rp, s.restartPolicy, ['Always', 'OnFailure', 'Never']));
