@@ -1,6 +1,7 @@
 // Validation and defaulting for built-in kinds, as kube-apiserver v1.23 does it. The registry
 // calls, per write: prepareForUpdate (updates), defaults, allocateServiceAddresses (Services),
 // validateObjectMeta[/Update] and the kind's validateCreate/validateUpdate.
+import { horizontalPodAutoscalerRules } from './autoscaling';
 import { cronJobRules, jobRules } from './batch';
 import { configMapRules, secretRules } from './config';
 import { eventRules, leaseRules, namespaceRules, nodeRules, serviceAccountRules } from './core-misc';
@@ -58,6 +59,7 @@ const RULES: Record<string, KindRules> = {
   'apps/ReplicaSet': replicaSetRules,
   'apps/StatefulSet': statefulSetRules,
   'apps/DaemonSet': daemonSetRules,
+  'autoscaling/HorizontalPodAutoscaler': horizontalPodAutoscalerRules,
   'batch/Job': jobRules,
   'batch/CronJob': cronJobRules,
   'networking.k8s.io/Ingress': ingressRules,
