@@ -8,6 +8,7 @@ import { hooksFor, type RegistryContext } from './context';
 import type { Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
 import { defaultCustomObject } from './crd/defaults';
+import { canonicalizeQuantities } from './quantity-fields';
 import type { AdmissionAttributes } from '../admission/attributes';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
@@ -61,7 +62,6 @@ export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns
   }
 }
 
-/** Object validation: metadata, the kind's rules, and the resource hook's store-aware checks. */
 /**
  * Defaulting of a written object: a built-in kind's rules, a custom kind's structural schema.
  * kube defaults when it decodes the object (so before admission) and again when a mutating
@@ -69,9 +69,14 @@ export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns
  */
 export function applyDefaults(r: ServedResource, obj: Obj): void {
   if (r.info.custom) defaultCustomObject(obj, r.info.openAPIV3Schema);
-  else rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+  else {
+    rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+    // Go's decoder would have parsed them; they are stored and answered as Go marshals them.
+    canonicalizeQuantities(r.info.definition, obj);
+  }
 }
 
+/** Object validation: metadata, the kind's rules, and the resource hook's store-aware checks. */
 export function validateWrite(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined, subresource = ''): void {
   const { group, kind, namespaced, custom } = r.info;
   const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: custom ? 'subdomain' : nameRuleFor(group, kind) });
