@@ -11,6 +11,7 @@ import { builtinResources } from '../schema';
 import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resources/namespaces';
 import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
 import { bootstrapKubernetesEndpoints } from '../registry/resources/kubernetes-endpoints';
+import { KubernetesServiceKeeper } from '../registry/resources/kubernetes-service-keeper';
 import { registerPriorityClassHooks, bootstrapPriorityClasses } from '../registry/resources/priority-classes';
 import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
 import { FlowControl } from '../flowcontrol/flowcontrol';
@@ -63,6 +64,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const access = createAccessControl(authentication, rbacSync?.authorizer);
   const pdbStatus = new PdbStatusController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
+  const serviceKeeper = new KubernetesServiceKeeper(ctx, opts.serverAddress);
   const quotaStatus = new QuotaStatusController(ctx);
   // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
   const flowControl = new FlowControl(ctx);
@@ -116,6 +118,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapNamespaces(ctx);
     await bootstrapServices(ctx);
     await bootstrapKubernetesEndpoints(ctx, opts.serverAddress);
+    serviceKeeper.start();
     await bootstrapPriorityClasses(ctx);
     await flowControl.start();
     await bootstrapApiServices(ctx);
@@ -196,6 +199,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       saTokens.stop();
       pdbStatus.stop();
       garbageCollector.stop();
+      serviceKeeper.stop();
       quotaStatus.stop();
       flowControl.stop();
       apiServiceStatus.stop();

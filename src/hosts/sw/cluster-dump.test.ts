@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApiServer } from '../../core/api';
-import { exportCluster, importCluster } from './cluster-dump';
+import { exportCluster, importCluster, ownersFirst } from './cluster-dump';
 
 const json = { 'content-type': 'application/json', accept: 'application/json' };
 
@@ -35,5 +35,33 @@ describe('export and import', () => {
     const plain = await target.handle({ method: 'POST', url: '/api/v1/namespaces/team/configmaps', headers: json, body: new TextEncoder().encode(JSON.stringify({ metadata: { name: 'other', uid: original.uid } })) });
     expect(JSON.parse(plain.body as string).metadata.uid).not.toBe(original.uid);
     await target.close();
+  });
+
+  it('imports owners before their dependents, so the garbage collector keeps the dependents', async () => {
+    const cm = (name: string, uid: string, owner?: string) => [
+      '---',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      `  name: ${name}`,
+      '  namespace: default',
+      `  uid: ${uid}`,
+      ...(owner ? ['  ownerReferences:', '  - apiVersion: v1', '    kind: ConfigMap', `    name: ${owner === 'u-top' ? 'top' : 'mid'}`, `    uid: ${owner}`] : []),
+    ].join('\n');
+    const yaml = [cm('leaf', 'u-leaf', 'u-mid'), cm('mid', 'u-mid', 'u-top'), cm('top', 'u-top')].join('\n') + '\n';
+    const target = await createApiServer();
+    const result = await importCluster(target, yaml);
+    expect(result).toEqual({ created: 3, failed: [] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const name of ['top', 'mid', 'leaf']) {
+      expect((await target.handle({ method: 'GET', url: `/api/v1/namespaces/default/configmaps/${name}`, headers: json })).status).toBe(200);
+    }
+    await target.close();
+  });
+
+  it('ownersFirst keeps the order otherwise and survives an ownership cycle', () => {
+    const o = (uid: string, owner?: string) => ({ metadata: { uid, ownerReferences: owner ? [{ uid: owner }] : undefined } });
+    const [a, b, c] = [o('a', 'c'), o('b'), o('c', 'a')];
+    expect(ownersFirst([a, b, c]).map((x) => x.metadata.uid)).toEqual(['c', 'a', 'b']);
   });
 });

@@ -66,13 +66,38 @@ export interface ImportResult {
 }
 
 /** Creates every document; namespaces and CRDs first so the rest have somewhere to go. */
+/**
+ * The objects with every owner they name (by uid) before them: the garbage collector deletes an
+ * object whose owner does not exist, so a dependent must not arrive before its owner.
+ */
+export function ownersFirst(objs: Obj[]): Obj[] {
+  const byUid = new Map<string, Obj>();
+  for (const o of objs) if (typeof o.metadata?.uid === 'string') byUid.set(o.metadata.uid, o);
+  const out: Obj[] = [];
+  const placed = new Set<Obj>();
+  const place = (o: Obj, depth: number) => {
+    if (placed.has(o)) return;
+    placed.add(o);
+    // Depth-bounded: an ownership cycle (invalid anyway) cannot recurse forever.
+    if (depth < 64) {
+      for (const ref of Array.isArray(o.metadata?.ownerReferences) ? o.metadata.ownerReferences : []) {
+        const owner = byUid.get(ref?.uid);
+        if (owner) place(owner, depth + 1);
+      }
+    }
+    out.push(o);
+  };
+  for (const o of objs) place(o, 0);
+  return out;
+}
+
 export async function importCluster(server: ApiServer, yamlText: string): Promise<ImportResult> {
   const objs = parseAllDocuments(yamlText).map((d) => d.toJSON() as Obj | null).filter((o): o is Obj => !!o && !!o.kind);
   const rank = (o: Obj) => (o.kind === 'Namespace' ? 0 : o.kind === 'CustomResourceDefinition' ? 1 : 2);
   objs.sort((a, b) => rank(a) - rank(b));
   const result: ImportResult = { created: 0, failed: [] };
   let refs = await discover(server);
-  for (const obj of objs) {
+  for (const obj of ownersFirst(objs)) {
     if (rank(obj) === 2 && refs.length && !refs.some((r) => r.kind === obj.kind && r.groupVersion === obj.apiVersion)) refs = await discover(server);
     const ref = refs.find((r) => r.kind === obj.kind && r.groupVersion === obj.apiVersion);
     const label = `${obj.kind}/${obj.metadata?.name ?? ''}`;

@@ -34,6 +34,12 @@ export async function bootstrapServices(ctx: RegistryContext): Promise<void> {
   const r = ctx.catalog.versionsOf('', 'services')[0];
   const { kvs } = await ctx.mvcc.range(r.keyPrefix);
   for (const kv of kvs) if (alloc) reserveServiceAddresses(JSON.parse(kv.value) as Obj, alloc);
+  await ensureKubernetesService(ctx);
+}
+
+/** Creates the `kubernetes` Service in `default` when it is missing (kube's bootstrap controller). */
+export async function ensureKubernetesService(ctx: RegistryContext): Promise<void> {
+  const r = ctx.catalog.versionsOf('', 'services')[0];
   if (!(await ctx.mvcc.get(objectKey(r, 'default', 'kubernetes')))) {
     await createObject(
       ctx,
