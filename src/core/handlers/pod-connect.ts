@@ -42,7 +42,7 @@ function containerOf(pod: Obj, name: string, requested: string): string {
 }
 
 /** The node's kubelet address as kube picks it, or kube's errors for a missing node or address. */
-async function kubeletHost(rc: RequestContext, nodeName: string): Promise<string> {
+export async function kubeletHost(rc: RequestContext, nodeName: string): Promise<string> {
   const nodes = rc.reg.catalog.lookup('', 'v1', 'nodes')!;
   const node = JSON.parse((await getObject(rc.reg, nodes, '', nodeName)).value) as Obj;
   const addresses: Obj[] = Array.isArray(node.status?.addresses) ? node.status.addresses : [];

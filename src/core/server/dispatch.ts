@@ -22,6 +22,7 @@ import { handleScaleGet } from '../handlers/scale';
 import { handleVirtualCreate } from '../handlers/virtual';
 import { answersOwnWatch, handleComponentStatuses, isComponentStatuses } from '../handlers/component-statuses';
 import { handlePodConnect, POD_CONNECT_SUBRESOURCES } from '../handlers/pod-connect';
+import { handleProxy, isProxy } from '../handlers/proxy';
 import { serveHealth, type HealthCheck } from './health';
 import { versionJson } from './version';
 import {
@@ -130,7 +131,8 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     let verbs = r.info.verbs;
     if (info.subresource) {
       const sub = r.info.subresources.find((s) => s.name === info.subresource);
-      if (!sub || info.parts.length > 3) throw pathNotFound();
+      // Only proxy takes a path after the subresource (the path to ask the target for).
+      if (!sub || (info.parts.length > 3 && info.subresource !== 'proxy')) throw pathNotFound();
       verbs = sub.verbs;
     } else if (info.parts.length > 3) {
       throw pathNotFound();
@@ -172,6 +174,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize' && !isPodEphemeralContainers(rc)) {
       if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
       if (rc.r.info.group === '' && rc.r.info.resource === 'pods' && POD_CONNECT_SUBRESOURCES.has(info.subresource)) return handlePodConnect(rc);
+      if (isProxy(rc)) return handleProxy(rc);
       throw methodNotAllowed();
     }
     switch (info.verb) {
