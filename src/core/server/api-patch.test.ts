@@ -157,6 +157,15 @@ describe('dryRun', () => {
     }
   }
 
+  it('a dry-run patch answers the object as it would be stored: empty metadata maps left out (kubectl diff)', async () => {
+    const name = uniqueName('dry');
+    expect((await c.post(CM, configMap(name))).status).toBe(201);
+    const r = await c.patch(`${CM}/${name}?dryRun=All&fieldManager=kubectl-client-side-apply`, { data: { a: '2' }, metadata: { annotations: {} } }, SMP);
+    expect(r.status).toBe(200);
+    expect(r.json.data).toEqual({ a: '2' });
+    expect('annotations' in r.json.metadata).toBe(false);
+  });
+
   it('POST answers the object that would be created and stores nothing', async () => {
     const name = uniqueName('dry');
     const r = await c.post(`${CM}?dryRun=All`, configMap(name));

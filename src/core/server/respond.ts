@@ -3,7 +3,7 @@
 // stored text with kind/apiVersion prepended, never re-serialised.
 import type { ApiResponse } from '../types';
 import { ApiError } from './status';
-import { withTypeMeta, type Obj } from '../registry/objects';
+import { orderedMetadata, withTypeMeta, type Obj } from '../registry/objects';
 import { newUuid } from '../registry/uuid';
 import type { ServedResource } from '../registry/catalog';
 import { servedText } from '../registry/conversion';
@@ -65,6 +65,9 @@ function prettyJson(text: string): string {
 export function objectResponse(status: number, r: ServedResource, obj: Obj | undefined, storedText: string | undefined, out: OutputFormat, warnings: string[], now: number): ApiResponse {
   const { kind, group } = r.info;
   const text = storedText === undefined ? undefined : servedText(r, storedText);
+  // An object that was not stored (a dry run) answers as stored text would: Go leaves empty
+  // metadata maps and lists out (a patch's `annotations: {}` is not in the answer).
+  if (text === undefined && obj?.metadata) obj = { ...obj, metadata: orderedMetadata(obj.metadata, obj.metadata.resourceVersion) };
   const full = (): Obj => obj ?? JSON.parse(withTypeMeta(text as string, kind, r.apiVersion));
   switch (out.kind) {
     case 'table': {
