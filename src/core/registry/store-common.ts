@@ -9,6 +9,7 @@ import type { Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
 import { defaultCustomObject } from './crd/defaults';
 import { canonicalizeQuantities } from './quantity-fields';
+import { omitEmptyCollections } from './omit-empty';
 import type { AdmissionAttributes } from '../admission/attributes';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
@@ -73,6 +74,7 @@ export function applyDefaults(r: ServedResource, obj: Obj): void {
     rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
     // Go's decoder would have parsed them; they are stored and answered as Go marshals them.
     canonicalizeQuantities(r.info.definition, obj);
+    omitEmptyCollections(r.info.definition, obj);
   }
 }
 

@@ -3,7 +3,7 @@
 // stored text with kind/apiVersion prepended, never re-serialised.
 import type { ApiResponse } from '../types';
 import { ApiError } from './status';
-import { orderedMetadata, withTypeMeta, type Obj } from '../registry/objects';
+import { withTypeMeta, type Obj } from '../registry/objects';
 import { newUuid } from '../registry/uuid';
 import type { ServedResource } from '../registry/catalog';
 import { servedText } from '../registry/conversion';
@@ -67,7 +67,7 @@ export function objectResponse(status: number, r: ServedResource, obj: Obj | und
   const text = storedText === undefined ? undefined : servedText(r, storedText);
   // An object that was not stored (a dry run) answers as stored text would: Go leaves empty
   // metadata maps and lists out (a patch's `annotations: {}` is not in the answer).
-  if (text === undefined && obj?.metadata) obj = { ...obj, metadata: orderedMetadata(obj.metadata, obj.metadata.resourceVersion) };
+  if (text === undefined && obj?.metadata) obj = { ...obj, metadata: withoutEmptyCollections(obj.metadata) };
   const full = (): Obj => obj ?? JSON.parse(withTypeMeta(text as string, kind, r.apiVersion));
   switch (out.kind) {
     case 'table': {
@@ -86,6 +86,16 @@ export function objectResponse(status: number, r: ServedResource, obj: Obj | und
       return jsonResponse(status, body, warnings);
     }
   }
+}
+
+/** The object without its empty maps and lists (a zero value such as `creationTimestamp: null` stays). */
+function withoutEmptyCollections(meta: Obj): Obj {
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(meta)) {
+    if (v !== null && typeof v === 'object' && Object.keys(v).length === 0) continue;
+    out[k] = v;
+  }
+  return out;
 }
 
 /** kind, apiVersion, metadata first, as Go structs serialise. */

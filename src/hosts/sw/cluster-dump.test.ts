@@ -62,6 +62,6 @@ describe('export and import', () => {
   it('ownersFirst keeps the order otherwise and survives an ownership cycle', () => {
     const o = (uid: string, owner?: string) => ({ metadata: { uid, ownerReferences: owner ? [{ uid: owner }] : undefined } });
     const [a, b, c] = [o('a', 'c'), o('b'), o('c', 'a')];
-    expect(ownersFirst([a, b, c]).map((x) => x.metadata.uid)).toEqual(['c', 'a', 'b']);
+    expect(ownersFirst([a, b, c]).map((x) => x.metadata?.uid)).toEqual(['c', 'a', 'b']);
   });
 });
