@@ -14,6 +14,7 @@ import { badRequest, serviceUnavailable } from '../server/status';
 import { getObject } from '../registry/store';
 import type { Obj } from '../registry/objects';
 import { kubeletHost } from './pod-connect';
+import { isGlobalUnicast } from '../registry/validation/ip-address';
 
 const SCHEMES = new Set(['', 'http', 'https']);
 
@@ -28,20 +29,6 @@ export function splitSchemeNamePort(id: string): { scheme: string; name: string;
   else if (parts.length === 3) [scheme, name, port] = parts as [string, string, string];
   else return undefined;
   return name && SCHEMES.has(scheme) ? { scheme, name, port } : undefined;
-}
-
-/** Go's net.IP.IsGlobalUnicast for an IPv4 or IPv6 literal; false when it does not parse. */
-export function isGlobalUnicast(ip: string): boolean {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (v4) {
-    const o = v4.slice(1).map(Number);
-    if (o.some((n) => n > 255)) return false;
-    const [a, b] = o as [number, number];
-    return !(a === 0 || a === 127 || a >= 224 || (a === 169 && b === 254) || ip === '255.255.255.255');
-  }
-  if (!ip.includes(':') || !/^[0-9a-fA-F:.]+$/.test(ip)) return false;
-  const lower = ip.toLowerCase();
-  return !(lower === '::' || lower === '::1' || lower.startsWith('fe8') || lower.startsWith('fe9') || lower.startsWith('fea') || lower.startsWith('feb') || lower.startsWith('ff'));
 }
 
 const joinHostPort = (host: string, port: string | number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);

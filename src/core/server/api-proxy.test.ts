@@ -2,7 +2,8 @@
 // listens on the target: the target's resolution errors, then the refused dial.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, pod, startTestServer, type TestClient } from './testing';
-import { isGlobalUnicast, splitSchemeNamePort } from '../handlers/proxy';
+import { splitSchemeNamePort } from '../handlers/proxy';
+import { isGlobalUnicast } from '../registry/validation/ip-address';
 
 let c: TestClient;
 const NS = '/api/v1/namespaces/default';

@@ -8,6 +8,7 @@ import type { RegistryContext } from '../context';
 import { createObject, deleteObject, updateObject } from '../store';
 import { clone, deepEqual, type Obj } from '../objects';
 import type { FieldOwner } from '../managed-fields';
+import { nonSpecialIPMessages } from '../validation/ip-address';
 
 const NAMESPACE = 'default';
 const NAME = 'kubernetes';
@@ -25,14 +26,6 @@ const SERVICE_NAME = 'kubernetes.io/service-name';
  */
 export const FALLBACK_ADVERTISE_ADDRESS = '172.18.0.2';
 
-function ipv4Octets(host: string): number[] | undefined {
-  const parts = host.split('.');
-  // Go's net.ParseIP takes four decimal octets without leading zeros.
-  if (parts.length !== 4 || !parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p))) return undefined;
-  const octets = parts.map(Number);
-  return octets.every((o) => o <= 255) ? octets : undefined;
-}
-
 /**
  * The address the Endpoints carry: the IP of `serverAddress` (`host:port` or a bare host) when it
  * is an IPv4 literal kube would accept there. Endpoints validation refuses unspecified (0.0.0.0),
@@ -44,10 +37,9 @@ export function advertiseAddress(serverAddress: string | undefined): string {
   let host = serverAddress ?? '';
   const colon = host.lastIndexOf(':');
   if (colon !== -1 && host.indexOf(':') === colon) host = host.slice(0, colon);
-  const o = ipv4Octets(host);
-  if (!o) return FALLBACK_ADVERTISE_ADDRESS;
-  const special = o.every((x) => x === 0) || o[0] === 127 || (o[0] === 169 && o[1] === 254) || (o[0] === 224 && o[1] === 0 && o[2] === 0);
-  return special ? FALLBACK_ADVERTISE_ADDRESS : host;
+  // Go's net.ParseIP takes four decimal octets without leading zeros.
+  const dotted = /^(0|[1-9][0-9]{0,2})(\.(0|[1-9][0-9]{0,2})){3}$/.test(host);
+  return dotted && nonSpecialIPMessages(host).length === 0 ? host : FALLBACK_ADVERTISE_ADDRESS;
 }
 
 async function readStored(ctx: RegistryContext, r: ServedResource): Promise<Obj | undefined> {

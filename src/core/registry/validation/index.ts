@@ -6,11 +6,18 @@ import { cronJobRules, jobRules } from './batch';
 import { configMapRules, secretRules } from './config';
 import { eventRules, leaseRules, namespaceRules, nodeRules, serviceAccountRules } from './core-misc';
 import { daemonSetRules, deploymentRules, replicaSetRules, statefulSetRules } from './apps';
+import { endpointSliceRules, endpointsRules } from './endpoints';
+import { podTemplateRules, replicationControllerRules } from './replication-controller';
 import type { KindRules } from './kind-rules';
 import type { NameRule } from './names';
 import { ingressRules } from './networking';
+import { ingressClassRules } from './ingress-class';
+import { networkPolicyRules } from './network-policy';
+import { podDisruptionBudgetRules } from './policy';
 import { podRules } from './pod';
 import { pvcRules } from './pvc';
+import { limitRangeRules, resourceQuotaRules } from './quota';
+import { persistentVolumeRules, storageClassRules } from './storage';
 import { clusterRoleBindingRules, clusterRoleRules, roleBindingRules, roleRules } from './rbac';
 import { serviceRules } from './service';
 import { priorityClassRules } from './scheduling';
@@ -55,6 +62,14 @@ const RULES: Record<string, KindRules> = {
   '/Node': nodeRules,
   '/Event': eventRules,
   '/PersistentVolumeClaim': pvcRules,
+  '/PersistentVolume': persistentVolumeRules,
+  '/ResourceQuota': resourceQuotaRules,
+  '/LimitRange': limitRangeRules,
+  'storage.k8s.io/StorageClass': storageClassRules,
+  '/ReplicationController': replicationControllerRules,
+  '/PodTemplate': podTemplateRules,
+  '/Endpoints': endpointsRules,
+  'discovery.k8s.io/EndpointSlice': endpointSliceRules,
   'apps/Deployment': deploymentRules,
   'apps/ReplicaSet': replicaSetRules,
   'apps/StatefulSet': statefulSetRules,
@@ -63,6 +78,9 @@ const RULES: Record<string, KindRules> = {
   'batch/Job': jobRules,
   'batch/CronJob': cronJobRules,
   'networking.k8s.io/Ingress': ingressRules,
+  'networking.k8s.io/IngressClass': ingressClassRules,
+  'networking.k8s.io/NetworkPolicy': networkPolicyRules,
+  'policy/PodDisruptionBudget': podDisruptionBudgetRules,
   'rbac.authorization.k8s.io/Role': roleRules,
   'rbac.authorization.k8s.io/ClusterRole': clusterRoleRules,
   'rbac.authorization.k8s.io/RoleBinding': roleBindingRules,
@@ -86,6 +104,9 @@ const NAME_RULES: Record<string, NameRule> = {
   'rbac.authorization.k8s.io/ClusterRoleBinding': 'path-segment',
   // kube-aggregator's ValidateAPIService: `v1.` (the core group) is a valid name.
   'apiregistration.k8s.io/APIService': 'path-segment',
+  // ValidatePodDisruptionBudget checks no metadata in v1.23; the generic create/update checks use
+  // ValidatePathSegmentName for the name.
+  'policy/PodDisruptionBudget': 'path-segment',
 };
 
 /** The ValidateNameFunc kube-apiserver uses for the kind's metadata.name. */
