@@ -132,3 +132,24 @@ describe('EndpointSlice', () => {
     expect((await c.put(`${SLICES('v1')}/kubernetes`, current.json)).status).toBe(200);
   });
 });
+
+describe('generation and create-on-update', () => {
+  it('EndpointSlice: generation starts at 1 and counts changes; a PUT does not create one', async () => {
+    const name = uniqueName('gen');
+    const body = { metadata: { name }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'] }] };
+    const created = await c.post(SLICES('v1'), body);
+    expect(created.json.metadata.generation).toBe(1);
+    const changed = await c.put(`${SLICES('v1')}/${name}`, { ...created.json, endpoints: [{ addresses: ['10.0.0.2'] }] });
+    expect(changed.json.metadata.generation).toBe(2);
+    const missing = await c.put(`${SLICES('v1')}/${uniqueName('none')}`, { ...body, metadata: { name: 'x' } });
+    expect(failure(missing).code).toBe(404);
+  });
+
+  it('PodTemplate: a template change bumps generation', async () => {
+    const name = uniqueName('pt');
+    const created = await c.post(`${NS}/podtemplates`, { metadata: { name }, template: { spec: { containers } } });
+    expect(created.json.metadata.generation).toBe(1);
+    const changed = await c.put(`${NS}/podtemplates/${name}`, { ...created.json, template: { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } } });
+    expect(changed.json.metadata.generation).toBe(2);
+  });
+});
