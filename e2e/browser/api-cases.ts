@@ -10,6 +10,8 @@ export interface Step {
   body?: unknown;
   /** Expected status (checked on both hosts besides their equality). */
   status: number;
+  /** Asked again (for up to 3 s) until it answers `status`: state a controller settles. */
+  settles?: boolean;
 }
 
 export interface StepResult {
@@ -44,6 +46,12 @@ export const STEPS: Step[] = [
   { name: 'gone after finalizer', method: 'GET', path: `${CM}/fin`, status: 404 },
   { name: 'delete b', method: 'DELETE', path: `${CM}/b`, status: 200 },
   { name: 'list after', method: 'GET', path: CM, status: 200 },
+  // Garbage collection: `{{uid}}` is the uid of the object the previous step answered.
+  { name: 'create gc owner', method: 'POST', path: CM, contentType: 'application/json', body: cm('gc-owner', {}), status: 201 },
+  { name: 'create gc dependent', method: 'POST', path: CM, contentType: 'application/json', body: cm('gc-dep', {}, { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gc-owner', uid: '{{uid}}', blockOwnerDeletion: true }] }), status: 201 },
+  { name: 'delete gc owner in the foreground', method: 'DELETE', path: `${CM}/gc-owner?propagationPolicy=Foreground`, status: 200 },
+  { name: 'gc dependent collected', method: 'GET', path: `${CM}/gc-dep`, status: 404, settles: true },
+  { name: 'gc owner gone after it', method: 'GET', path: `${CM}/gc-owner`, status: 404, settles: true },
 ];
 
 /**
@@ -53,6 +61,7 @@ export const STEPS: Step[] = [
 export async function runSteps(args: { root: string; steps: Step[] }): Promise<StepResult[]> {
   const out: StepResult[] = [];
   let lastContinue = '';
+  let lastUid = '';
   for (const step of args.steps) {
     let path = step.path.replace('{{continue}}', encodeURIComponent(lastContinue));
     // The default field manager comes from the User-Agent, which differs between the hosts' clients.
@@ -61,9 +70,13 @@ export async function runSteps(args: { root: string; steps: Step[] }): Promise<S
     let body: string | undefined;
     if (step.body !== undefined) {
       headers['Content-Type'] = step.contentType ?? 'application/json';
-      body = JSON.stringify(step.body);
+      body = JSON.stringify(step.body).replace('{{uid}}', lastUid);
     }
-    const res = await fetch(new URL(path, args.root), { method: step.method, headers, body });
+    let res = await fetch(new URL(path, args.root), { method: step.method, headers, body });
+    for (let i = 0; step.settles && res.status !== step.status && i < 150; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      res = await fetch(new URL(path, args.root), { method: step.method, headers, body });
+    }
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -71,8 +84,9 @@ export async function runSteps(args: { root: string; steps: Step[] }): Promise<S
     } catch {
       // keep the text
     }
-    const meta = (parsed as { metadata?: { continue?: string } } | null)?.metadata;
+    const meta = (parsed as { metadata?: { continue?: string; uid?: string } } | null)?.metadata;
     if (meta?.continue) lastContinue = meta.continue;
+    if (meta?.uid) lastUid = meta.uid;
     out.push({ name: step.name, status: res.status, contentType: res.headers.get('content-type') ?? '', body: parsed });
   }
   return out;
@@ -83,7 +97,9 @@ export function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
+    for (const [key, v] of Object.entries(value)) {
+      // A managedFields key can name a uid too (`k:{"uid":"..."}` of an ownerReference).
+      const k = key.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>');
       if (['uid', 'creationTimestamp', 'deletionTimestamp', 'time', 'continue'].includes(k) && typeof v === 'string') out[k] = `<${k}>`;
       else out[k] = normalize(v);
     }
