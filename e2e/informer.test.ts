@@ -92,7 +92,9 @@ describe('client-node informer', () => {
     const informer = k8s.makeInformer(kc, CM, () => core.listNamespacedConfigMap({ namespace: 'default' }));
     const errors: unknown[] = [];
     informer.on('error', (err) => errors.push(err));
-    const cacheState = () => Object.fromEntries(informer.list().map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]));
+    // Sorted by name like the server's list: the cache keeps insertion order, and the namespace's
+    // kube-root-ca.crt (listed first) sorts after objects created later.
+    const cacheState = () => Object.fromEntries(informer.list().map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
     const inSync = async () => JSON.stringify(cacheState()) === JSON.stringify(await serverState());
 
     for (const n of ['a', 'b']) expect((await http('POST', CM, { metadata: { name: n }, data: { v: '1' } })).status).toBe(201);
@@ -123,7 +125,7 @@ describe('client-node informer', () => {
       // The resumed watch gets an ERROR 410; the informer relists and catches up.
       await until(() => gate.lists >= 2, 'a relist after 410');
       await until(inSync, 'the state after the relist');
-      expect(Object.keys(cacheState()).sort()).toEqual(['a', 'd']);
+      expect(Object.keys(cacheState()).sort()).toEqual(['a', 'd', 'kube-root-ca.crt']);
       expect(informer.get('a', 'default')?.data).toEqual({ v: '3' });
       expect(errors).toEqual([]);
     } finally {

@@ -101,6 +101,8 @@ export function normalize(value: unknown): unknown {
       // A managedFields key can name a uid too (`k:{"uid":"..."}` of an ownerReference).
       const k = key.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>');
       if (['uid', 'creationTimestamp', 'deletionTimestamp', 'time', 'continue'].includes(k) && typeof v === 'string') out[k] = `<${k}>`;
+      // Each cluster has a CA of its own (kube-root-ca.crt's ca.crt).
+      else if (typeof v === 'string' && v.startsWith('-----BEGIN CERTIFICATE-----')) out[k] = '<certificate>';
       else out[k] = normalize(v);
     }
     return out;

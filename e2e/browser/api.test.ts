@@ -106,7 +106,8 @@ describe('browser host', () => {
     expect(conflict.reason).toBe('Conflict');
     expect(conflict.message).toContain('.data.owner');
     const page2 = browserResults.find((r) => r.name === 'list page 2')!.body as { items: Array<{ metadata: { name: string } }> };
-    expect(page2.items.map((i) => i.metadata.name)).toEqual(['c']);
+    // a, b | c and the namespace's kube-root-ca.crt (root-ca-cert-publisher).
+    expect(page2.items.map((i) => i.metadata.name)).toEqual(['c', 'kube-root-ca.crt']);
   });
 
   it('streams a watch to a reader and ends it with a final BOOKMARK', async () => {

@@ -85,19 +85,26 @@ describe('playground UI', () => {
     await page.getByLabel('Namespace').fill('bulk');
     await page.getByRole('navigation', { name: 'Resources' }).getByRole('link', { name: 'ConfigMap', exact: true }).click();
     expect(await page.evaluate(() => location.hash)).toBe('#/api/v1/namespaces/bulk/configmaps');
-    await expect.poll(() => page.getByTestId('remaining').innerText()).toBe('950');
+    // 1,001 in the namespace: the 1,000 made here and kube-root-ca.crt (root-ca-cert-publisher), sorted last.
+    await expect.poll(() => page.getByTestId('remaining').innerText()).toBe('951');
     await expect.poll(() => page.locator('.table-scroll tbody a').first().innerText()).toBe('cm-0000');
     expect(await page.getByRole('columnheader').allInnerTexts()).toEqual(['NAME', 'DATA', 'AGE']);
     await shot(page, 'list-first-page');
 
     await page.getByLabel('limit').selectOption('500');
-    await expect.poll(() => page.getByTestId('remaining').innerText()).toBe('500');
+    await expect.poll(() => page.getByTestId('remaining').innerText()).toBe('501');
     const token = await page.getByTestId('continue-token').innerText();
     expect(token.length).toBeGreaterThan(10);
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(() => page.getByTestId('page-number').innerText()).toBe('2');
-    await expect.poll(() => page.getByTestId('continue-token').innerText()).toBe('(last page)');
+    await expect.poll(() => page.getByTestId('remaining').innerText()).toBe('1');
     expect(await page.getByTestId('row-count').innerText()).toBe('500');
+    await expect.poll(() => page.locator('.table-scroll tbody a').first().innerText()).toBe('cm-0500');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.getByTestId('page-number').innerText()).toBe('3');
+    await expect.poll(() => page.getByTestId('continue-token').innerText()).toBe('(last page)');
+    await expect.poll(() => page.locator('.table-scroll tbody a').allInnerTexts()).toEqual(['kube-root-ca.crt']);
+    await page.getByRole('button', { name: 'Previous page' }).click();
     await expect.poll(() => page.locator('.table-scroll tbody a').first().innerText()).toBe('cm-0500');
     await page.getByRole('button', { name: 'Previous page' }).click();
     await expect.poll(() => page.locator('.table-scroll tbody a').first().innerText()).toBe('cm-0000');
@@ -172,11 +179,12 @@ describe('playground UI', () => {
   it('shows a change made in another tab through the live watch', async () => {
     await postJson(page, 'api/v1/namespaces', { metadata: { name: 'tabs' } });
     await go(page, '#/api/v1/namespaces/tabs/configmaps');
-    await expect.poll(() => page.getByTestId('row-count').innerText()).toBe('0');
+    // A new namespace holds only kube-root-ca.crt (root-ca-cert-publisher).
+    await expect.poll(() => page.getByTestId('row-count').innerText()).toBe('1');
     const other = await context.newPage();
     await other.goto(site.url);
     expect((await postJson(other, 'api/v1/namespaces/tabs/configmaps', { metadata: { name: 'from-other-tab' }, data: { a: '1' } })).status).toBe(201);
-    await expect.poll(() => page.locator('.table-scroll tbody a').allInnerTexts()).toEqual(['from-other-tab']);
+    await expect.poll(async () => (await page.locator('.table-scroll tbody a').allInnerTexts()).sort()).toEqual(['from-other-tab', 'kube-root-ca.crt']);
     await expect.poll(() => page.getByRole('region', { name: 'Watch events' }).innerText()).toMatch(/ADDED tabs\/from-other-tab rv \d+/);
     await pageFetch(other, 'api/v1/namespaces/tabs/configmaps/from-other-tab', { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: '{"data":{"a":"2"}}' });
     await expect.poll(() => page.getByRole('region', { name: 'Watch events' }).innerText()).toMatch(/MODIFIED tabs\/from-other-tab rv \d+/);

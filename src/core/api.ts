@@ -41,6 +41,12 @@ export interface ApiServerOptions {
   auditCapacity?: number;
   /** Calls admission webhooks (`clientConfig.url`); without it every webhook call fails per its failurePolicy. */
   webhookTransport?: WebhookTransport;
+  /**
+   * PEM of the CA the host's TLS serving certificate chains to (the Node host's --secure-port CA).
+   * Published as `ca.crt` in every namespace's kube-root-ca.crt; without it the cluster makes and
+   * stores a self-signed CA of its own.
+   */
+  clusterCaCert?: string;
 }
 
 export interface ApiServer {

@@ -70,7 +70,8 @@ describe('IndexedDB failures through the API', () => {
     await server.close();
     const again = await start(dbName);
     const list = await call(again, 'GET', '/api/v1/namespaces/default/configmaps');
-    expect(list.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['small']);
+    // kube-root-ca.crt is the root-ca-cert-publisher's, written at bootstrap.
+    expect(list.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['kube-root-ca.crt', 'small']);
     expect(Number(list.json.metadata.resourceVersion)).toBe(Number(next.json.metadata.resourceVersion));
   });
 
@@ -81,7 +82,7 @@ describe('IndexedDB failures through the API', () => {
     expect(replies.map((r) => r.status)).toEqual([500, 500, 500]);
     vi.restoreAllMocks();
     const list = await call(server, 'GET', '/api/v1/namespaces/default/configmaps');
-    expect(list.json.items).toEqual([]);
+    expect(list.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['kube-root-ca.crt']);
   });
 });
 

@@ -21,17 +21,19 @@ describe('ResourceQuota', () => {
     });
 
   it('counts objects in status.used and refuses the one over the limit', async () => {
-    expect((await quota('objects', { configmaps: '2', 'count/secrets': '5' })).status).toBe(201);
-    expect(await usedOf('objects', { configmaps: '0', 'count/secrets': '0' })).toEqual({ hard: { configmaps: '2', 'count/secrets': '5' }, used: { configmaps: '0', 'count/secrets': '0' } });
+    // The namespace's kube-root-ca.crt (root-ca-cert-publisher) counts too, as in kube.
+    expect((await quota('objects', { configmaps: '3', 'count/secrets': '5' })).status).toBe(201);
+    // So does the default ServiceAccount's token Secret (the tokens controller's).
+    expect(await usedOf('objects', { configmaps: '1', 'count/secrets': '1' })).toEqual({ hard: { configmaps: '3', 'count/secrets': '5' }, used: { configmaps: '1', 'count/secrets': '1' } });
     expect((await c.post(`${NS}/configmaps`, { metadata: { name: 'a' } })).status).toBe(201);
     expect((await c.post(`${NS}/configmaps`, { metadata: { name: 'b' } })).status).toBe(201);
     const over = await c.post(`${NS}/configmaps`, { metadata: { name: 'c' } });
     expect(over.status).toBe(403);
     expect(over.json).toMatchObject({ reason: 'Forbidden', code: 403, details: { name: 'c', kind: 'configmaps' } });
-    expect(over.json.message).toBe('configmaps "c" is forbidden: exceeded quota: objects, requested: configmaps=1, used: configmaps=2, limited: configmaps=2');
-    await usedOf('objects', { configmaps: '2' });
+    expect(over.json.message).toBe('configmaps "c" is forbidden: exceeded quota: objects, requested: configmaps=1, used: configmaps=3, limited: configmaps=3');
+    await usedOf('objects', { configmaps: '3' });
     await c.del(`${NS}/configmaps/a`);
-    await usedOf('objects', { configmaps: '1' });
+    await usedOf('objects', { configmaps: '2' });
     expect((await c.post(`${NS}/configmaps`, { metadata: { name: 'c' } })).status).toBe(201);
   });
 
@@ -52,7 +54,8 @@ describe('ResourceQuota', () => {
   });
 
   it('dry-run creates are checked too but use nothing', async () => {
-    expect((await quota('one', { 'count/configmaps': '1' })).status).toBe(201);
+    // One for kube-root-ca.crt, one for `a`.
+    expect((await quota('one', { 'count/configmaps': '2' })).status).toBe(201);
     expect((await c.post(`${NS}/configmaps?dryRun=All`, { metadata: { name: 'a' } })).status).toBe(201);
     expect((await c.post(`${NS}/configmaps`, { metadata: { name: 'a' } })).status).toBe(201);
     expect((await c.post(`${NS}/configmaps?dryRun=All`, { metadata: { name: 'b' } })).status).toBe(403);

@@ -23,6 +23,9 @@ export interface BoundObject {
   uid: string;
 }
 
+/** Checks the claims of another issuer's tokens signed with this key (the legacy token Secrets'). */
+export type IssuerValidator = (claims: Record<string, any>, token: string) => { user: UserInfo } | { error: string };
+
 export type TokenReviewResult = { authenticated: true; user: UserInfo; audiences: string[] } | { authenticated: false; error?: string };
 
 const SERVICES = Symbol('service account tokens');
@@ -37,6 +40,7 @@ export class ServiceAccountTokens {
   private readonly accounts = new Map<string, string>();
   private watch: WatchHandle | undefined;
   private readonly staticUsers = new Map<string, UserInfo>();
+  private readonly issuers = new Map<string, IssuerValidator>();
 
   constructor(
     private readonly ctx: RegistryContext,
@@ -80,6 +84,21 @@ export class ServiceAccountTokens {
     this.watch?.cancel();
   }
 
+  /** Accepts tokens of another issuer signed with this key; `validate` checks their claims. */
+  addIssuer(iss: string, validate: IssuerValidator): void {
+    this.issuers.set(iss, validate);
+  }
+
+  /** Signs claims with the cluster key (the tokens controller's legacy tokens). */
+  sign(claims: Record<string, unknown>): string {
+    return signHs256(this.signingKey(), KEY_ID, claims);
+  }
+
+  /** The uid of a service account that exists and is not being deleted. */
+  accountUid(namespace: string, name: string): string | undefined {
+    return this.accounts.get(`${namespace}/${name}`);
+  }
+
   /** A signed token with kube's claims, in kube's claim order. */
   issue(namespace: string, sa: { name: string; uid: string }, audiences: string[], nowMs: number, seconds: number, bound?: BoundObject): string {
     const iat = Math.floor(nowMs / 1000);
@@ -113,13 +132,20 @@ export class ServiceAccountTokens {
     const v = verifyHs256(this.signingKey(), token);
     if (!v || 'error' in v) return v;
     const c = v.claims as Record<string, any>;
-    if (c.iss !== TOKEN_ISSUER) return undefined;
+    const other = c.iss === TOKEN_ISSUER ? undefined : this.issuers.get(c.iss);
+    if (c.iss !== TOKEN_ISSUER && !other) return undefined;
     const now = Math.floor(nowMs / 1000);
     if (typeof c.exp === 'number' && now > c.exp) return { error: 'Token has expired.' };
     if (typeof c.nbf === 'number' && now < c.nbf) return { error: 'Token is not valid yet.' };
-    const tokenAud: string[] = Array.isArray(c.aud) ? c.aud : typeof c.aud === 'string' ? [c.aud] : [];
+    const claimed: string[] = Array.isArray(c.aud) ? c.aud : typeof c.aud === 'string' ? [c.aud] : [];
+    // kube's implicit audiences: a token without any (a legacy one) is for the API server only.
+    const tokenAud = claimed.length ? claimed : [TOKEN_ISSUER];
     const audiences = wanted.filter((a) => tokenAud.includes(a));
     if (!audiences.length) return { error: `token audiences ${goQuoted(tokenAud)} is invalid for the target audiences ${goQuoted(wanted)}` };
+    if (other) {
+      const r = other(c, token);
+      return 'error' in r ? r : { user: r.user, audiences };
+    }
     const kube = c['kubernetes.io'] ?? {};
     const ns = String(kube.namespace ?? '');
     const sa = kube.serviceaccount ?? {};

@@ -20,6 +20,8 @@ const BACKENDS: Array<[string, () => KvBackend]> = [
 const CM = '/api/v1/namespaces/default/configmaps';
 const MERGE = { 'content-type': 'application/merge-patch+json' };
 const pad = (i: number) => String(i).padStart(4, '0');
+/** Every namespace also holds the root-ca-cert-publisher's ConfigMap. */
+const ROOT_CA = 'kube-root-ca.crt';
 
 /** base64url without padding, as Go's RawURLEncoding. */
 function b64url(s: string): string {
@@ -80,7 +82,7 @@ describe.each(BACKENDS)('chunked lists (%s backend)', (_name, makeBackend) => {
       expect((await call(api, 'PATCH', `${CM}/cm-0012`, { data: { i: 'changed' } }, MERGE)).status).toBe(200);
       expect((await call(api, 'DELETE', `${CM}/cm-0018`)).status).toBe(200);
     });
-    expect(chunks.map((c) => c.items.length)).toEqual([6, 6, 6, 2]);
+    expect(chunks.map((c) => c.items.length)).toEqual([6, 6, 6, 3]); // 20 + kube-root-ca.crt
     const rvs = new Set(chunks.map((c) => c.metadata.resourceVersion));
     expect(rvs.size).toBe(1);
     expect([...rvs][0]).toBe(before.json.metadata.resourceVersion);
@@ -175,7 +177,7 @@ describe('continue tokens expire with the history window', () => {
       expect(r.json.metadata.continue).toEqual(expect.any(String));
       const rest = await call(api, 'GET', `${CM}?limit=100&continue=${r.json.metadata.continue}`);
       expect(rest.status).toBe(200);
-      expect(rest.json.items.map((i: any) => i.metadata.name)).toEqual(['cm-0002', 'cm-0003', 'cm-0004', 'cm-0005', 'cm-9999']);
+      expect(rest.json.items.map((i: any) => i.metadata.name)).toEqual(['cm-0002', 'cm-0003', 'cm-0004', 'cm-0005', 'cm-9999', ROOT_CA]);
     } finally {
       await api.close();
     }
@@ -189,7 +191,7 @@ describe('a 5,000-object chunked walk under continuous writes', () => {
       const N = 5000;
       await createMany(api, N, (i) => `cm-${pad(i)}`);
       const snapshot = await call(api, 'GET', CM);
-      expect(snapshot.json.items).toHaveLength(N);
+      expect(snapshot.json.items).toHaveLength(N + 1); // + kube-root-ca.crt, the last page alone
       const snapRv = snapshot.json.metadata.resourceVersion as string;
 
       // The writer: updates, deletes and creates (some sorting between existing keys) until the walk is done.
@@ -225,10 +227,10 @@ describe('a 5,000-object chunked walk under continuous writes', () => {
       await writer;
 
       expect(writes).toBeGreaterThan(2 * chunks.length);
-      expect(chunks).toHaveLength(N / 100);
+      expect(chunks).toHaveLength(N / 100 + 1);
       for (const c of chunks) expect(c.metadata.resourceVersion).toBe(snapRv);
       const walked = chunks.flatMap((c) => c.items);
-      expect(walked.length).toBe(N);
+      expect(walked.length).toBe(N + 1);
       expect(walked).toEqual(snapshot.json.items);
       // The store moved on meanwhile.
       const now = await call(api, 'GET', CM);

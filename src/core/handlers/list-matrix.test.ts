@@ -18,6 +18,8 @@ const BACKENDS: Array<[string, () => KvBackend]> = [
 ];
 
 const CM = '/api/v1/namespaces/default/configmaps';
+/** Published in every namespace by the root-ca-cert-publisher; present at every revision here. */
+const ROOT_CA = 'kube-root-ca.crt';
 
 const names = (list: any): string[] => (list.items as any[]).map((i) => i.metadata.name);
 const rvOf = (r: { json: any }): number => Number(r.json.metadata.resourceVersion);
@@ -57,13 +59,13 @@ describe.each(BACKENDS)('list resourceVersion matrix (%s backend)', (_name, make
   const list = (query: string) => call(api, 'GET', `${CM}${query ? `?${query}` : ''}`);
   const expectLatest = (r: { status: number; json: any }) => {
     expect(r.status).toBe(200);
-    expect(names(r.json)).toEqual(['a', 'c', 'd']);
+    expect(names(r.json)).toEqual(['a', 'c', 'd', ROOT_CA]);
     expect(r.json.items[0].data).toEqual({ v: '2' });
   };
   const expectSnapshot = (r: { status: number; json: any }) => {
     expect(r.status).toBe(200);
     expect(rvOf(r)).toBe(snapRev);
-    expect(names(r.json)).toEqual(['a', 'b', 'c']);
+    expect(names(r.json)).toEqual(['a', 'b', 'c', ROOT_CA]);
     expect(r.json.items[0].data).toEqual({ v: '1' });
   };
 
@@ -91,13 +93,13 @@ describe.each(BACKENDS)('list resourceVersion matrix (%s backend)', (_name, make
       expect(names(r.json)).toEqual(['a', 'c']);
       expect(rvOf(r)).toBe(latestRev);
       expect(r.json.metadata.continue).toEqual(expect.any(String));
-      expect(r.json.metadata.remainingItemCount).toBe(1);
+      expect(r.json.metadata.remainingItemCount).toBe(2);
     });
     it('rv=0: Any, from the watch cache, which ignores the limit (every current item, no continue)', async () => {
       for (const q of ['resourceVersion=0&limit=2', 'resourceVersion=0&resourceVersionMatch=NotOlderThan&limit=2']) {
         const r = await list(q);
         expect(r.status).toBe(200);
-        expect(names(r.json)).toEqual(['a', 'c', 'd']);
+        expect(names(r.json)).toEqual(['a', 'c', 'd', ROOT_CA]);
         expect(rvOf(r)).toBe(latestRev);
         expect(r.json.metadata.continue).toBeUndefined();
         expect(r.json.metadata.remainingItemCount).toBeUndefined();
@@ -108,7 +110,7 @@ describe.each(BACKENDS)('list resourceVersion matrix (%s backend)', (_name, make
       const paged = await list(`resourceVersion=${snapRev}&limit=2`);
       expect(rvOf(paged)).toBe(snapRev);
       expect(names(paged.json)).toEqual(['a', 'b']);
-      expect(paged.json.metadata.remainingItemCount).toBe(1);
+      expect(paged.json.metadata.remainingItemCount).toBe(2);
     });
   });
 
@@ -118,7 +120,7 @@ describe.each(BACKENDS)('list resourceVersion matrix (%s backend)', (_name, make
       const next = await list(`limit=2&continue=${first.json.metadata.continue}`);
       expect(next.status).toBe(200);
       expect(rvOf(next)).toBe(snapRev);
-      expect(names(next.json)).toEqual(['c']);
+      expect(names(next.json)).toEqual(['c', ROOT_CA]);
       expect(next.json.metadata.continue).toBeUndefined();
       expect(next.json.metadata.remainingItemCount).toBeUndefined();
     });

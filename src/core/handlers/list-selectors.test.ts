@@ -44,14 +44,15 @@ async function listNames(path: string, query: string, limit?: number): Promise<s
   }
 }
 
+// kube-root-ca.crt (the root-ca-cert-publisher's, no labels) matches the negative selectors.
 const cases: Array<[string, string[]]> = [
   ['tier=web', ['web1', 'web2']],
   ['tier==web', ['web1', 'web2']],
-  ['tier!=web', ['bare', 'cache1', 'db1']],
+  ['tier!=web', ['bare', 'cache1', 'db1', 'kube-root-ca.crt']],
   ['tier in (web,db)', ['db1', 'web1', 'web2']],
-  ['tier notin (web,db)', ['bare', 'cache1']],
+  ['tier notin (web,db)', ['bare', 'cache1', 'kube-root-ca.crt']],
   ['canary', ['cache1', 'web1']],
-  ['!canary', ['bare', 'db1', 'web2']],
+  ['!canary', ['bare', 'db1', 'kube-root-ca.crt', 'web2']],
   ['tier=web,!canary', ['web2']],
   ['tier in (web),canary=true', ['web1']],
 ];
@@ -75,8 +76,8 @@ describe('label selectors', () => {
 describe('field selectors', () => {
   it('metadata.name and metadata.namespace, across namespaces', async () => {
     expect(await listNames('/api/v1/configmaps', 'fieldSelector=metadata.name%3Dweb1')).toEqual(['default/web1', 'other/web1']);
-    expect(await listNames('/api/v1/configmaps', 'fieldSelector=metadata.namespace%3Dother', 1)).toEqual(['other/web1']);
-    expect(await listNames('/api/v1/configmaps', 'fieldSelector=metadata.name%21%3Dweb1,metadata.namespace%3Ddefault')).toEqual(['default/bare', 'default/cache1', 'default/db1', 'default/web2']);
+    expect(await listNames('/api/v1/configmaps', 'fieldSelector=metadata.namespace%3Dother', 1)).toEqual(['other/kube-root-ca.crt', 'other/web1']);
+    expect(await listNames('/api/v1/configmaps', 'fieldSelector=metadata.name%21%3Dweb1,metadata.namespace%3Ddefault')).toEqual(['default/bare', 'default/cache1', 'default/db1', 'default/kube-root-ca.crt', 'default/web2']);
   });
 
   it('pods: spec.nodeName and status.phase', async () => {

@@ -61,19 +61,20 @@ describe.each(BACKENDS)('watch start state (%s backend)', (_name, makeBackend) =
     res.stream!.cancel();
 
     const w = await watch(api, `${CM}?watch=1`);
-    await w.waitForEvents(2);
+    // The namespace's kube-root-ca.crt (root-ca-cert-publisher) is there from the start.
+    await w.waitForEvents(3);
     const c = await create(api, 'c');
     await call(api, 'PATCH', `${CM}/a`, { data: { v: '2' } }, MERGE);
     const del = await call(api, 'DELETE', `${CM}/c`);
-    await w.waitForEvents(5);
-    expect(typesAndNames(w)).toEqual(['ADDED a', 'ADDED b', 'ADDED c', 'MODIFIED a', 'DELETED c']);
+    await w.waitForEvents(6);
+    expect(typesAndNames(w)).toEqual(['ADDED a', 'ADDED b', 'ADDED kube-root-ca.crt', 'ADDED c', 'MODIFIED a', 'DELETED c']);
     // Every event is one line: {"type":..,"object":{..}} with kind/apiVersion on the object.
     for (const chunk of w.chunks) expect(chunk).toMatch(/^\{"type":"(ADDED|MODIFIED|DELETED)","object":\{"kind":"ConfigMap","apiVersion":"v1",.*\}\n$/);
-    expect(w.events[2].object).toEqual(c);
-    expect(w.events[3].object.data).toEqual({ v: '2' });
+    expect(w.events[3].object).toEqual(c);
+    expect(w.events[4].object.data).toEqual({ v: '2' });
     // A DELETED event shows the last state, stamped with the delete's revision.
-    expect(rvOf(w.events[4].object)).toBeGreaterThan(rvOf(c));
-    expect(w.events[4].object.metadata.name).toBe('c');
+    expect(rvOf(w.events[5].object)).toBeGreaterThan(rvOf(c));
+    expect(w.events[5].object.metadata.name).toBe('c');
     expect(del.status).toBe(200);
     // restore
     await call(api, 'PATCH', `${CM}/a`, { data: { v: '1' } }, MERGE);
@@ -81,8 +82,8 @@ describe.each(BACKENDS)('watch start state (%s backend)', (_name, makeBackend) =
 
   it('rv=0: Get State and Start at Any (synthetic ADDED too)', async () => {
     const w = await watch(api, `${CM}?watch=true&resourceVersion=0`);
-    await w.waitForEvents(2);
-    expect(typesAndNames(w)).toEqual(['ADDED a', 'ADDED b']);
+    await w.waitForEvents(3);
+    expect(typesAndNames(w)).toEqual(['ADDED a', 'ADDED b', 'ADDED kube-root-ca.crt']);
   });
 
   it('rv=N: only changes after N, no synthetic ADDED for existing objects', async () => {
@@ -377,15 +378,15 @@ describe('WatchList (sendInitialEvents=true)', () => {
       await create(api, 'w2');
       const rv = rvOf((await call(api, 'GET', CM)).json);
       const w = await watch(api, `${CM}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
-      await w.waitForEvents(3);
-      expect(typesAndNames(w).slice(0, 2)).toEqual(['ADDED w1', 'ADDED w2']);
-      expect(w.events[2]).toEqual({
+      await w.waitForEvents(4);
+      expect(typesAndNames(w).slice(0, 3)).toEqual(['ADDED kube-root-ca.crt', 'ADDED w1', 'ADDED w2']);
+      expect(w.events[3]).toEqual({
         type: 'BOOKMARK',
         object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: String(rv), annotations: { 'k8s.io/initial-events-end': 'true' } } },
       });
       await create(api, 'w3');
-      await w.waitForEvents(4);
-      expect(typesAndNames(w)[3]).toBe('ADDED w3');
+      await w.waitForEvents(5);
+      expect(typesAndNames(w)[4]).toBe('ADDED w3');
     } finally {
       for (const r of open.splice(0)) r.cancel();
       await api.close();

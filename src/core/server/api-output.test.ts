@@ -13,6 +13,7 @@ beforeAll(async () => {
   await c.post(CM, configMap('one', { a: '1' }, { labels: { app: 'web', tier: 'front' } }));
   await c.post(CM, configMap('two', { a: '1', b: '2' }, { labels: { app: 'db' } }));
   await c.post(CM, configMap('three', {}, { labels: { app: 'web', tier: 'back' } }));
+  // The namespace also holds kube-root-ca.crt (root-ca-cert-publisher): four ConfigMaps in all.
 });
 afterAll(async () => {
   await c.close();
@@ -37,7 +38,7 @@ describe('JSON', () => {
   it('lists: typed items without kind/apiVersion, list metadata with resourceVersion', async () => {
     const r = await c.get(CM);
     expect(r.text.startsWith('{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"')).toBe(true);
-    expect(r.json.items).toHaveLength(3);
+    expect(r.json.items).toHaveLength(4);
     expect(r.json.items[0].kind).toBeUndefined();
     expect(r.json.items[0].metadata.namespace).toBe('out');
   });
@@ -133,7 +134,7 @@ describe('PartialObjectMetadata', () => {
     expect(r.json.kind).toBe('PartialObjectMetadataList');
     expect(r.json.apiVersion).toBe('meta.k8s.io/v1');
     expect(r.json.metadata.resourceVersion).toMatch(/^\d+$/);
-    expect(r.json.items).toHaveLength(3);
+    expect(r.json.items).toHaveLength(4);
     expect(r.json.items[0].kind).toBe('PartialObjectMetadata');
     expect(r.json.items[0].data).toBeUndefined();
   });
@@ -149,9 +150,9 @@ describe('selectors', () => {
 
   it('fieldSelector metadata.name and metadata.namespace', async () => {
     expect(names((await c.get(`${CM}?fieldSelector=metadata.name%3Dtwo`)).json)).toEqual(['two']);
-    expect(names((await c.get(`${CM}?fieldSelector=metadata.name!%3Dtwo`)).json)).toEqual(['one', 'three']);
+    expect(names((await c.get(`${CM}?fieldSelector=metadata.name!%3Dtwo`)).json)).toEqual(['kube-root-ca.crt', 'one', 'three']);
     const all = (await c.get(`/api/v1/configmaps?fieldSelector=metadata.namespace%3Dout`)).json;
-    expect(names(all)).toEqual(['one', 'three', 'two']);
+    expect(names(all)).toEqual(['kube-root-ca.crt', 'one', 'three', 'two']);
   });
 
   it('pods by status.phase', async () => {
@@ -192,14 +193,14 @@ describe('paging', () => {
     const first = (await c.get(`${CM}?limit=2`)).json;
     expect(first.items).toHaveLength(2);
     expect(first.metadata.continue).toBeTruthy();
-    expect(first.metadata.remainingItemCount).toBe(1);
+    expect(first.metadata.remainingItemCount).toBe(2);
     // A write between pages does not show up on the next page.
     await c.post(CM, configMap('zz-late'));
     const second = (await c.get(`${CM}?limit=2&continue=${encodeURIComponent(first.metadata.continue)}`)).json;
-    expect(second.items).toHaveLength(1);
+    expect(second.items).toHaveLength(2);
     expect(second.metadata.continue).toBeUndefined();
     expect(second.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
-    expect([...names(first), ...names(second)].sort()).toEqual(['one', 'three', 'two']);
+    expect([...names(first), ...names(second)].sort()).toEqual(['kube-root-ca.crt', 'one', 'three', 'two']);
   });
 
   it('a malformed continue token → 400', async () => {

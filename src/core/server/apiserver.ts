@@ -26,6 +26,10 @@ import { RbacAuthorizer } from '../auth/rbac';
 import { RbacStoreSync } from '../auth/rbac-sync';
 import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
+import { LegacyTokenController } from '../auth/legacy-token-controller';
+import { LegacyTokenValidator } from '../auth/legacy-token-validator';
+import { clusterCaPem, configureClusterCa } from '../auth/cluster-ca';
+import { RootCaPublisher } from '../registry/resources/root-ca-publisher';
 import { PdbStatusController } from '../registry/resources/pdb-controller';
 import { GarbageCollector } from '../registry/gc/garbage-collector';
 import { registerAdmission } from '../admission/register';
@@ -62,10 +66,16 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const saTokens = new ServiceAccountTokens(ctx, opts.authentication?.tokens);
   const authentication = opts.authentication && { ...opts.authentication, tokenAuthenticators: [...(opts.authentication.tokenAuthenticators ?? []), saTokens.authenticate] };
   const access = createAccessControl(authentication, rbacSync?.authorizer);
+  // Token Secrets (kube-controller-manager's tokens controller, `ca.crt` the cluster CA) and
+  // their tokens' authentication.
+  const legacyTokens = new LegacyTokenController(ctx, saTokens, () => clusterCaPem(ctx));
+  const legacyValidator = new LegacyTokenValidator(ctx, saTokens);
   const pdbStatus = new PdbStatusController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
   const serviceKeeper = new KubernetesServiceKeeper(ctx, opts.serverAddress);
   const quotaStatus = new QuotaStatusController(ctx);
+  configureClusterCa(ctx, opts.clusterCaCert);
+  const rootCaPublisher = new RootCaPublisher(ctx);
   // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
   const flowControl = new FlowControl(ctx);
   const apiServiceStatus = new ApiServiceAvailability(ctx);
@@ -123,9 +133,12 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await flowControl.start();
     await bootstrapApiServices(ctx);
     await saTokens.start();
+    await legacyValidator.start();
+    await legacyTokens.start();
     await pdbStatus.start();
     await garbageCollector.start();
     await quotaStatus.start();
+    await rootCaPublisher.start();
     await apiServiceStatus.start();
     if (rbacSync) {
       await reconcileBootstrapPolicy(ctx);
@@ -197,10 +210,13 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       ctx.closed = true;
       rbacSync?.stop();
       saTokens.stop();
+      legacyValidator.stop();
+      legacyTokens.stop();
       pdbStatus.stop();
       garbageCollector.stop();
       serviceKeeper.stop();
       quotaStatus.stop();
+      rootCaPublisher.stop();
       flowControl.stop();
       apiServiceStatus.stop();
       for (const stop of [...watchStops]) stop();

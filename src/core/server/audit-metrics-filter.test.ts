@@ -71,10 +71,11 @@ describe('/metrics', () => {
   it('tracks open watches and the events they send', async () => {
     const w = await startWatch(c.api, '/api/v1/namespaces/default/configmaps?watch=1');
     await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'a' } });
-    await w.waitForEvents(1);
+    // The initial ADDED of the namespace's kube-root-ca.crt, then the create.
+    await w.waitForEvents(2);
     const open = (await c.get('/metrics')).text;
     expect(open).toContain('apiserver_longrunning_requests{component="apiserver",group="",resource="configmaps",scope="namespace",subresource="",verb="WATCH",version="v1"} 1\n');
-    expect(open).toContain('apiserver_watch_events_total{kind="/v1, Kind=ConfigMap"} 1\n');
+    expect(open).toContain('apiserver_watch_events_total{kind="/v1, Kind=ConfigMap"} 2\n');
     expect(open).toContain('# HELP apiserver_longrunning_gauge [ALPHA] (Deprecated since 1.23.0) Gauge of all active');
     w.cancel();
     const closed = (await c.get('/metrics')).text;

@@ -75,7 +75,7 @@ describe('--feature-gates', () => {
     try {
       for (const name of ['a', 'b', 'c']) await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name } });
       const list = await c.get('/api/v1/namespaces/default/configmaps?limit=1');
-      expect(list.json.items).toHaveLength(3);
+      expect(list.json.items).toHaveLength(4); // and kube-root-ca.crt
       expect(list.json.metadata.continue).toBeUndefined();
     } finally {
       await c.close();

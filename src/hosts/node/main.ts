@@ -41,6 +41,9 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const authentication = await authenticationFromFlags(flags);
+  const dataDir = resolve(flags.dataDir ?? '.kube-playground');
+  // Made before the API server, whose kube-root-ca.crt ConfigMaps publish this CA.
+  const certs = flags.securePort !== undefined ? await ensureServingCerts(dataDir, flags.host) : undefined;
   const api = await createApiServer({
     historyWindowMs: flags.historyWindowMs,
     authorization: flags.authorizationMode,
@@ -50,10 +53,9 @@ async function main(argv: string[]): Promise<void> {
     featureGates: flags.featureGates,
     showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion,
     webhookTransport: nodeWebhookTransport,
+    clusterCaCert: certs?.caCert,
   });
   if (flags.auditLogPath) streamAuditLog(api, flags.auditLogPath);
-  const dataDir = resolve(flags.dataDir ?? '.kube-playground');
-  const certs = flags.securePort !== undefined ? await ensureServingCerts(dataDir, flags.host) : undefined;
   const port = flags.securePort ?? flags.port;
   const host = await startNodeHost({ port, host: flags.host, api, tls: certs && { key: certs.key, cert: certs.cert, ca: certs.caCert } });
   const kubeconfigPath = resolve(flags.kubeconfig);

@@ -7,7 +7,8 @@
 // is looked up in its dependent's namespace, so a reference across namespaces reads as absent;
 // a kind this server does not serve, or a namespaced kind named by a cluster-scoped object,
 // cannot be resolved and leaves the object alone (as kube does).
-import { runInBackground, type RegistryContext } from '../context';
+import type { RegistryContext } from '../context';
+import { WorkQueue, type Outcome } from '../work-queue';
 import { objectKey, type ServedResource } from '../catalog';
 import { deleteObject, updateObject } from '../store';
 import { ApiError } from '../../server/status';
@@ -30,13 +31,14 @@ const MAX_ATTEMPTS = 5;
 export class GarbageCollector {
   private readonly index = new OwnerIndex();
   private watch?: WatchHandle;
-  private readonly queue = new Map<string, { kind: TaskKind; key: string; attempts: number }>();
-  private draining = false;
+  private readonly work: WorkQueue<{ kind: TaskKind; key: string }>;
   private generation = -1;
   private byPrefix = new Map<string, ServedResource>();
   private byKind = new Map<string, ServedResource>();
 
-  constructor(private readonly ctx: RegistryContext) {}
+  constructor(private readonly ctx: RegistryContext) {
+    this.work = new WorkQueue(ctx, (t) => this.process(t), MAX_ATTEMPTS, 'garbage collector');
+  }
 
   /** Indexes the stored references, checks every object that has some, and follows changes. */
   async start(): Promise<void> {
@@ -49,7 +51,7 @@ export class GarbageCollector {
   stop(): void {
     this.watch?.cancel();
     this.watch = undefined;
-    this.queue.clear();
+    this.work.clear();
   }
 
   private onEvent(ev: StoreEvent): void {
@@ -78,32 +80,19 @@ export class GarbageCollector {
     if (text.includes('"deletionTimestamp"') && (text.includes(`"${FOREGROUND_FINALIZER}"`) || text.includes(`"${ORPHAN_FINALIZER}"`))) this.enqueue('owner', key);
   }
 
-  private enqueue(kind: TaskKind, key: string, attempts = 0): void {
-    if (this.ctx.closed) return;
-    const id = `${kind} ${key}`;
-    if (!this.queue.has(id)) this.queue.set(id, { kind, key, attempts });
-    if (this.draining) return;
-    this.draining = true;
-    runInBackground(this.ctx, () => this.drain());
+  private enqueue(kind: TaskKind, key: string): void {
+    this.work.add(`${kind} ${key}`, { kind, key });
   }
 
-  private async drain(): Promise<void> {
+  /** One task; a conflict with a concurrent writer is retried, other API errors end it. */
+  private async process(t: { kind: TaskKind; key: string }): Promise<Outcome> {
     try {
-      await Promise.resolve();
-      while (this.queue.size && !this.ctx.closed) {
-        const [id, task] = this.queue.entries().next().value as [string, { kind: TaskKind; key: string; attempts: number }];
-        this.queue.delete(id);
-        try {
-          if (task.kind === 'owner') await this.processOwner(task.key);
-          else await this.attemptToDelete(task.key);
-        } catch (err) {
-          if (err instanceof ApiError && err.code === 404) continue;
-          if (err instanceof ApiError && err.code === 409 && task.attempts + 1 < MAX_ATTEMPTS) this.enqueue(task.kind, task.key, task.attempts + 1);
-          else if (!this.ctx.closed && !(err instanceof ApiError)) throw err;
-        }
-      }
-    } finally {
-      this.draining = false;
+      if (t.kind === 'owner') await this.processOwner(t.key);
+      else await this.attemptToDelete(t.key);
+      return 'done';
+    } catch (err) {
+      if (err instanceof ApiError) return err.code === 409 ? 'retry' : 'done';
+      throw err;
     }
   }
 
