@@ -3,7 +3,7 @@
 // deleted and still holds this very token, and while its ServiceAccount exists with the uid the
 // token names. Authentication is synchronous, so the tokens stored in Secrets are mirrored here
 // (namespace/name → token); the service accounts are the token service's own mirror.
-import type { RegistryContext } from '../registry/context';
+import { addAfterHooks, type RegistryContext } from '../registry/context';
 import { objectKey, type ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import type { WatchHandle } from '../storage/types';
@@ -42,22 +42,11 @@ export class LegacyTokenValidator {
     // (a deleted token Secret stops authenticating at once).
     const key = (obj: Obj) => objectKey(r, String(obj.metadata?.namespace), String(obj.metadata?.name));
     const rv = (obj: Obj) => Number(obj.metadata?.resourceVersion ?? 0);
-    const own = this.ctx.hooks.get('/secrets') ?? {};
-    this.ctx.hooks.set('/secrets', {
-      ...own,
-      afterCreate: async (c, res, obj) => {
-        this.putObject(key(obj), rv(obj), obj);
-        await own.afterCreate?.(c, res, obj);
-      },
-      afterUpdate: async (c, res, obj, old) => {
-        this.putObject(key(obj), rv(obj), obj);
-        await own.afterUpdate?.(c, res, obj, old);
-      },
-      afterDelete: async (c, res, obj) => {
-        // The deleted object carries its last revision; the delete itself came after it.
-        this.remove(key(obj), rv(obj) + 0.5);
-        await own.afterDelete?.(c, res, obj);
-      },
+    addAfterHooks(this.ctx, '/secrets', {
+      afterCreate: (_c, _r, obj) => this.putObject(key(obj), rv(obj), obj),
+      afterUpdate: (_c, _r, obj) => this.putObject(key(obj), rv(obj), obj),
+      // The deleted object carries its last revision; the delete itself came after it.
+      afterDelete: (_c, _r, obj) => this.remove(key(obj), rv(obj) + 0.5),
     });
     this.tokens.addIssuer(LEGACY_ISSUER, (claims, token) => this.validate(claims, token));
   }

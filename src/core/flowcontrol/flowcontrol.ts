@@ -4,7 +4,7 @@
 // FlowSchema (consumer), and the classification behind the X-Kubernetes-PF-* response headers.
 // Nothing is queued or rejected: the playground has no concurrency to share out.
 import type { RegistryContext, ResourceHooks } from '../registry/context';
-import { runInBackground } from '../registry/context';
+import { addAfterHooks, runInBackground } from '../registry/context';
 import type { ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import type { StoreEvent, WatchHandle } from '../storage/types';
@@ -23,26 +23,6 @@ export const PRIORITY_LEVEL_UID_HEADER = 'X-Kubernetes-Pf-Prioritylevel-Uid';
 const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
 type Kind = 'schemas' | 'levels';
-
-/** Adds the mirror's after-write hooks to whatever hooks the resource already has (validation, say). */
-function withMirrorHooks(existing: ResourceHooks | undefined, mirror: ResourceHooks): ResourceHooks {
-  if (!existing) return mirror;
-  return {
-    ...existing,
-    async afterCreate(ctx, r, obj) {
-      await existing.afterCreate?.(ctx, r, obj);
-      await mirror.afterCreate?.(ctx, r, obj);
-    },
-    async afterUpdate(ctx, r, obj, old) {
-      await existing.afterUpdate?.(ctx, r, obj, old);
-      await mirror.afterUpdate?.(ctx, r, obj, old);
-    },
-    async afterDelete(ctx, r, obj) {
-      await existing.afterDelete?.(ctx, r, obj);
-      await mirror.afterDelete?.(ctx, r, obj);
-    },
-  };
-}
 
 export class FlowControl {
   private readonly schemas = new Map<string, Obj>();
@@ -68,7 +48,7 @@ export class FlowControl {
       for (const kv of kvs) this.apply(kind, kv.modRev, JSON.parse(kv.value) as Obj);
       this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev) => this.onEvent(kind, ev)));
       const key = `${FLOWCONTROL_GROUP}/${r.info.resource}`;
-      this.ctx.hooks.set(key, withMirrorHooks(this.ctx.hooks.get(key), this.hooksFor(kind)));
+      addAfterHooks(this.ctx, key, this.hooksFor(kind));
     }
     this.started = true;
     await this.syncStatus(fs);

@@ -65,6 +65,30 @@ export function runInBackground(ctx: RegistryContext, work: () => Promise<unknow
   ctx.background.add(p);
 }
 
+type AfterHooks = Pick<ResourceHooks, 'afterCreate' | 'afterUpdate' | 'afterDelete'>;
+
+function after<A extends unknown[]>(first?: (...args: A) => void | Promise<void>, then?: (...args: A) => void | Promise<void>) {
+  if (!first || !then) return first ?? then;
+  return async (...args: A): Promise<void> => {
+    await first(...args);
+    await then(...args);
+  };
+}
+
+/**
+ * Adds after-write hooks to those a resource has (a controller following a kind's writes): the
+ * existing ones run first, and a write answers only after both.
+ */
+export function addAfterHooks(ctx: RegistryContext, key: string, extra: AfterHooks): void {
+  const own = ctx.hooks.get(key) ?? {};
+  ctx.hooks.set(key, {
+    ...own,
+    afterCreate: after(own.afterCreate, extra.afterCreate),
+    afterUpdate: after(own.afterUpdate, extra.afterUpdate),
+    afterDelete: after(own.afterDelete, extra.afterDelete),
+  });
+}
+
 export function hooksFor(ctx: RegistryContext, r: ServedResource): ResourceHooks | undefined {
   return ctx.hooks.get(`${r.info.group}/${r.info.resource}`) ?? (r.info.custom ? ctx.hooks.get('*custom*') : undefined);
 }

@@ -8,8 +8,7 @@ import { hooksFor, type RegistryContext } from './context';
 import type { Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
 import { defaultCustomObject } from './crd/defaults';
-import { canonicalizeQuantities } from './quantity-fields';
-import { omitEmptyCollections } from './omit-empty';
+import { toDecodedForm } from './decoded-form';
 import type { AdmissionAttributes } from '../admission/attributes';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
@@ -72,9 +71,8 @@ export function applyDefaults(r: ServedResource, obj: Obj): void {
   if (r.info.custom) defaultCustomObject(obj, r.info.openAPIV3Schema);
   else {
     rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
-    // Go's decoder would have parsed them; they are stored and answered as Go marshals them.
-    canonicalizeQuantities(r.info.definition, obj);
-    omitEmptyCollections(r.info.definition, obj);
+    // Stored and answered as Go's decoder and marshaller leave it (canonical quantities, omitempty).
+    toDecodedForm(r.info.definition, obj);
   }
 }
 

@@ -9,7 +9,7 @@
 //   group/version a built-in already registers keeps the built-in's APIService.
 // APIServices without the label (a client's) are never touched. The strategy's PrepareForCreate
 // marks a local APIService (no spec.service) Available at once.
-import { runInBackground, type RegistryContext, type ResourceHooks } from '../context';
+import { addAfterHooks, runInBackground, type RegistryContext } from '../context';
 import type { ServedResource } from '../catalog';
 import { createObject, deleteObject, updateObject } from '../store';
 import { deepEqual, type Obj } from '../objects';
@@ -150,30 +150,6 @@ export function syncCrdApiServices(ctx: RegistryContext, recheck = false): Promi
   return next;
 }
 
-/** After a CRD write, its group/versions' APIServices follow; a failure here never fails the CRD write. */
-function followCrds(own: ResourceHooks): ResourceHooks {
-  const sync = async (c: RegistryContext) => {
-    await syncCrdApiServices(c).catch((err) => {
-      if (!c.closed) console.error('APIService registration for CRDs failed:', err);
-    });
-  };
-  return {
-    ...own,
-    async afterCreate(c, r, obj) {
-      await own.afterCreate?.(c, r, obj);
-      await sync(c);
-    },
-    async afterUpdate(c, r, obj, old) {
-      await own.afterUpdate?.(c, r, obj, old);
-      await sync(c);
-    },
-    async afterDelete(c, r, obj) {
-      await own.afterDelete?.(c, r, obj);
-      await sync(c);
-    },
-  };
-}
-
 /** Registers the APIService strategy's create step and the CRD follow-up; call after the CRD hooks are registered. */
 export function registerApiServiceHooks(ctx: RegistryContext): void {
   ctx.hooks.set('apiregistration.k8s.io/apiservices', {
@@ -190,6 +166,11 @@ export function registerApiServiceHooks(ctx: RegistryContext): void {
       if (obj.metadata?.labels?.[AUTOMANAGED_LABEL] === CONTINUOUSLY) runInBackground(c, () => syncCrdApiServices(c, true));
     },
   });
-  const crdKey = 'apiextensions.k8s.io/customresourcedefinitions';
-  ctx.hooks.set(crdKey, followCrds(ctx.hooks.get(crdKey) ?? {}));
+  // After a CRD write its group/versions' APIServices follow; a failure here never fails the CRD write.
+  const sync = async (c: RegistryContext) => {
+    await syncCrdApiServices(c).catch((err) => {
+      if (!c.closed) console.error('APIService registration for CRDs failed:', err);
+    });
+  };
+  addAfterHooks(ctx, 'apiextensions.k8s.io/customresourcedefinitions', { afterCreate: sync, afterUpdate: sync, afterDelete: sync });
 }

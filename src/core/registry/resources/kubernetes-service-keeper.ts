@@ -4,7 +4,8 @@
 // Here it is put back as soon as the change is seen; the writes happen only when something
 // differs, so the keeper's own writes end the loop.
 import { objectKey } from '../catalog';
-import { runInBackground, type RegistryContext } from '../context';
+import type { RegistryContext } from '../context';
+import { WorkQueue } from '../work-queue';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
 import { ApiError } from '../../server/status';
 import { ensureKubernetesService } from './services';
@@ -12,12 +13,15 @@ import { bootstrapKubernetesEndpoints } from './kubernetes-endpoints';
 
 export class KubernetesServiceKeeper {
   private readonly watches: WatchHandle[] = [];
-  private pending = false;
+  /** One key: the events of a burst collapse into one pass. */
+  private readonly work: WorkQueue<void>;
 
   constructor(
     private readonly ctx: RegistryContext,
     private readonly serverAddress: string | undefined,
-  ) {}
+  ) {
+    this.work = new WorkQueue(ctx, () => this.reconcile(), 5, 'kubernetes service keeper');
+  }
 
   start(): void {
     if (this.watches.length) return;
@@ -32,7 +36,7 @@ export class KubernetesServiceKeeper {
     const rev = this.ctx.mvcc.revision;
     for (const key of keys) {
       // A prefix watch: `kubernetes-foo` shares the prefix, so the key is checked exactly.
-      this.watches.push(this.ctx.mvcc.watch(key, rev, (ev: StoreEvent) => ev.key === key && this.schedule()));
+      this.watches.push(this.ctx.mvcc.watch(key, rev, (ev: StoreEvent) => ev.key === key && this.work.add('kubernetes', undefined)));
     }
   }
 
@@ -40,19 +44,15 @@ export class KubernetesServiceKeeper {
     for (const w of this.watches.splice(0)) w.cancel();
   }
 
-  private schedule(): void {
-    if (this.pending || this.ctx.closed) return;
-    this.pending = true;
-    runInBackground(this.ctx, async () => {
-      await Promise.resolve();
-      this.pending = false;
-      try {
-        await ensureKubernetesService(this.ctx);
-        await bootstrapKubernetesEndpoints(this.ctx, this.serverAddress);
-      } catch (err) {
-        // Lost a race with a client's write: that write's event schedules another pass.
-        if (!(err instanceof ApiError && (err.code === 409 || err.code === 404))) throw err;
-      }
-    });
+  private async reconcile(): Promise<'done' | 'retry'> {
+    try {
+      await ensureKubernetesService(this.ctx);
+      await bootstrapKubernetesEndpoints(this.ctx, this.serverAddress);
+      return 'done';
+    } catch (err) {
+      // Lost a race with a client's write: tried again.
+      if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return 'retry';
+      throw err;
+    }
   }
 }

@@ -6,7 +6,7 @@
 // is put back, a deleted one comes back. In a Terminating namespace the create is refused by
 // NamespaceLifecycle and the publisher lets it be, so namespace deletion still finishes.
 import { objectKey, type ServedResource } from '../catalog';
-import type { RegistryContext } from '../context';
+import { addAfterHooks, type RegistryContext } from '../context';
 import { WorkQueue } from '../work-queue';
 import { createObject, updateObject } from '../store';
 import { deepEqual, type Obj } from '../objects';
@@ -49,11 +49,8 @@ export class RootCaPublisher {
     // A new namespace has its ConfigMap by the time its create is answered (like its `default`
     // ServiceAccount), so `kubectl create ns x && kubectl get cm -n x` and an import that creates
     // a namespace and then skips the objects that exist see it without a race.
-    const own = this.ctx.hooks.get('/namespaces') ?? {};
-    this.ctx.hooks.set('/namespaces', {
-      ...own,
-      afterCreate: async (c, r, obj) => {
-        await own.afterCreate?.(c, r, obj);
+    addAfterHooks(this.ctx, '/namespaces', {
+      afterCreate: async (_c, _r, obj) => {
         if (this.watches.length) await this.sync(obj.metadata?.name);
       },
     });

@@ -180,16 +180,25 @@ function validateContainer(c: Obj, ip: string, volumes: Set<string>, init: boole
   return errs;
 }
 
+/** A container's name: required, a DNS label. */
+function containerName(c: Obj, ip: string): FieldError[] {
+  const np = child(ip, 'name');
+  return c.name ? dns1123Label(String(c.name), np) : [required(np)];
+}
+
+/** Names are unique across containers, init containers and ephemeral containers of a pod. */
+function uniqueName(c: Obj, ip: string, names: Set<string>): FieldError[] {
+  if (names.has(c.name)) return [duplicate(child(ip, 'name'), c.name ?? '')];
+  names.add(c.name);
+  return [];
+}
+
 function validateContainers(containers: unknown, volumes: Set<string>, path: string, names: Set<string>, init: boolean): FieldError[] {
   if (!init && (!Array.isArray(containers) || containers.length === 0)) return [required(path)];
   const errs: FieldError[] = [];
   list(containers).forEach((c, i) => {
     const ip = index(path, i);
-    const np = child(ip, 'name');
-    if (!c.name) errs.push(required(np));
-    else errs.push(...dns1123Label(String(c.name), np));
-    if (names.has(c.name)) errs.push(duplicate(np, c.name ?? ''));
-    else names.add(c.name);
+    errs.push(...containerName(c, ip), ...uniqueName(c, ip, names));
     errs.push(...validateContainer(c, ip, volumes, init));
   });
   return errs;
@@ -205,15 +214,13 @@ function validateEphemeralContainers(containers: unknown, volumes: Set<string>, 
   const errs: FieldError[] = [];
   list(containers).forEach((c, i) => {
     const ip = index(path, i);
-    const np = child(ip, 'name');
-    if (!c.name) errs.push(required(np));
-    else errs.push(...dns1123Label(String(c.name), np));
+    errs.push(...containerName(c, ip));
     if (!c.image) errs.push(required(child(ip, 'image')));
     errs.push(...validateEnv(c.env, child(ip, 'env')));
     errs.push(...validateVolumeMounts(c.volumeMounts, volumes, child(ip, 'volumeMounts')));
     errs.push(...validatePullPolicy(c.imagePullPolicy, child(ip, 'imagePullPolicy')));
-    if (names.has(c.name)) errs.push(duplicate(np, c.name ?? ''));
-    else names.add(c.name);
+    // Unlike a container's, the duplicate check comes after the common checks.
+    errs.push(...uniqueName(c, ip, names));
     if (c.targetContainerName && !names.has(c.targetContainerName)) errs.push(notFound(child(ip, 'targetContainerName'), c.targetContainerName));
     for (const f of NOT_FOR_EPHEMERAL) if (isSet(c[f])) errs.push(forbidden(child(ip, f), 'cannot be set for an Ephemeral Container'));
     list(c.volumeMounts).forEach((m, j) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { omitEmptyCollections } from './omit-empty';
+import { omitEmptyCollections } from './decoded-form';
 
 describe('omitEmptyCollections', () => {
   it("drops a pod template's empty optional maps and lists, at any depth; structs and required lists stay", () => {

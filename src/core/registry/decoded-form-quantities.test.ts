@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalizeQuantities } from './quantity-fields';
+import { canonicalizeQuantities } from './decoded-form';
 
 describe('canonicalizeQuantities', () => {
   it('rewrites the quantities of a pod, in lists and maps, as Go marshals them', () => {

@@ -1,0 +1,134 @@
+// A built-in object in the form kube-apiserver stores and answers it after decoding it into Go
+// structs and marshalling it again, in one pass over the object:
+//   - quantities canonical (resource.Quantity marshals its canonical string): `cpu: 0.5` reads
+//     back as "500m", `memory: 1.5Gi` as "1536Mi", a JSON number as a string;
+//   - empty maps and lists in optional fields left out (Go's omitempty): Helm charts and
+//     client-side apply patches send many (`nodeSelector: {}`, `tolerations: []`).
+//
+// Where each applies is worked out once per definition from the OpenAPI schemas: a tree of the
+// property paths that lead to a quantity or to an optional map or list (required ones and the
+// few lists Go declares without omitempty stay; structs such as `resources: {}` are not maps).
+// Kinds with neither get no tree and cost nothing per write.
+import { definitions, refName, type SchemaNode } from '../schema';
+import { canonicalQuantity, parseQuantity } from './validation';
+
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+
+/** Optional lists declared without omitempty in the Go types: kube answers them even when empty. */
+const KEPT_WHEN_EMPTY = new Set([
+  'io.k8s.api.rbac.v1.Role.rules',
+  'io.k8s.api.rbac.v1.ClusterRole.rules',
+  'io.k8s.api.discovery.v1.EndpointSlice.ports',
+  'io.k8s.api.discovery.v1beta1.EndpointSlice.ports',
+]);
+
+interface Field {
+  /** Dropped when it is an empty map or list. */
+  omitEmpty: boolean;
+  /** What is inside, when anything below needs work. */
+  node?: Node;
+}
+
+interface Node {
+  /** A resource.Quantity. */
+  quantity?: true;
+  /** Struct fields. */
+  fields?: Map<string, Field>;
+  /** List items or map values. */
+  each?: Node;
+}
+
+/**
+ * ObjectMeta is left to the stored-text writer (orderedMetadata drops its empty fields), because
+ * an update's `managedFields: []` means "reset them" and must reach the field manager.
+ */
+const nodes = new Map<string, Node | null>([['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', null]]);
+
+const isCollection = (s: SchemaNode): boolean => s.type === 'array' || (s.type === 'object' && typeof s.additionalProperties === 'object');
+
+function nodeOf(s: SchemaNode | undefined, visiting: Set<string>): Node | null {
+  if (!s) return null;
+  const ref = refName(s);
+  if (ref !== undefined) return ref === QUANTITY ? { quantity: true } : definitionNode(ref, visiting);
+  const inner = s.type === 'array' ? s.items : typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+  const each = nodeOf(inner, visiting);
+  return each ? { each } : null;
+}
+
+function definitionNode(name: string, visiting = new Set<string>()): Node | null {
+  const known = nodes.get(name);
+  if (known !== undefined) return known;
+  const s = definitions[name];
+  // Recursive schemas (CRD's JSONSchemaProps) are untyped JSON below their first level.
+  if (!s?.properties || visiting.has(name)) return null;
+  visiting.add(name);
+  const required = new Set(s.required ?? []);
+  const fields = new Map<string, Field>();
+  for (const [key, prop] of Object.entries(s.properties)) {
+    const omitEmpty = isCollection(prop) && !required.has(key) && !KEPT_WHEN_EMPTY.has(`${name}.${key}`);
+    const node = nodeOf(prop, visiting) ?? undefined;
+    if (omitEmpty || node) fields.set(key, { omitEmpty, node });
+  }
+  visiting.delete(name);
+  const node = fields.size ? { fields } : null;
+  nodes.set(name, node);
+  return node;
+}
+
+function isEmptyCollection(v: unknown): boolean {
+  if (Array.isArray(v)) return v.length === 0;
+  return v !== null && typeof v === 'object' && Object.keys(v).length === 0;
+}
+
+interface Passes {
+  quantities: boolean;
+  omitEmpty: boolean;
+}
+
+function walk(value: unknown, node: Node, passes: Passes): unknown {
+  if (node.quantity) {
+    if (!passes.quantities || (typeof value !== 'string' && typeof value !== 'number')) return value;
+    // A value that does not parse is left for validation to report.
+    return parseQuantity(value) ? canonicalQuantity(value) : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (node.each) {
+    const inner = node.each;
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = walk(value[i], inner, passes);
+    else for (const key of Object.keys(value)) (value as Record<string, unknown>)[key] = walk((value as Record<string, unknown>)[key], inner, passes);
+    return value;
+  }
+  if (!node.fields || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const field = node.fields.get(key);
+    if (!field) continue;
+    const v = record[key];
+    if (passes.omitEmpty && field.omitEmpty && isEmptyCollection(v)) delete record[key];
+    else if (field.node && v !== undefined) record[key] = walk(v, field.node, passes);
+  }
+  return value;
+}
+
+function run(definition: string | undefined, obj: Record<string, unknown>, passes: Passes): void {
+  if (!definition) return;
+  const node = definitionNode(definition);
+  if (node) walk(obj, node, passes);
+}
+
+const BOTH: Passes = { quantities: true, omitEmpty: true };
+
+/** Both, in place: the object of this definition as Go's decoding would leave it. */
+export function toDecodedForm(definition: string | undefined, obj: Record<string, unknown>): void {
+  run(definition, obj, BOTH);
+}
+
+/** Only the quantities, in place, in canonical form. */
+export function canonicalizeQuantities(definition: string | undefined, obj: Record<string, unknown>): void {
+  run(definition, obj, { quantities: true, omitEmpty: false });
+}
+
+/** Only the empty maps and lists Go would leave out, dropped in place. */
+export function omitEmptyCollections(definition: string | undefined, obj: Record<string, unknown>): void {
+  run(definition, obj, { quantities: false, omitEmpty: true });
+}
