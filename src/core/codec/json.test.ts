@@ -46,6 +46,8 @@ describe('parseJsonBody', () => {
 describe('decode error messages', () => {
   it('builds transformDecodeError text', () => {
     expect(decodeErrorMessage('ConfigMap', 'boom', '{}', 'ConfigMap', 'v1')).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: boom');
+    // The version alone, as kube's serializer names it.
+    expect(decodeErrorMessage('Deployment', 'boom', '{}', 'Deployment', 'apps/v1')).toBe('Deployment in version "v1" cannot be handled as a Deployment: boom');
     expect(decodeErrorMessage('ConfigMap', 'boom', '{"apiVersion":"v1","data":{"aaaaaaaaa":1}}')).toBe(
       'the object provided is unrecognized (must be of type ConfigMap): boom ({"apiVersion":"v1","data":{"aa ...)',
     );

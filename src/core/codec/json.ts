@@ -110,7 +110,8 @@ export function summarizeBody(body: Uint8Array | string, maxLength = 30): string
  * `the object provided is unrecognized (must be of type <Target>): <err> (<summary>)`.
  */
 export function decodeErrorMessage(targetKind: string, err: string, body: Uint8Array | string, bodyKind?: string, bodyVersion?: string): string {
-  if (bodyKind) return `${bodyKind} in version ${JSON.stringify(bodyVersion ?? '')} cannot be handled as a ${targetKind}: ${err}`;
+  // kube names the version alone (`Deployment in version "v1"`), without the group.
+  if (bodyKind) return `${bodyKind} in version ${JSON.stringify((bodyVersion ?? '').slice((bodyVersion ?? '').lastIndexOf('/') + 1))} cannot be handled as a ${targetKind}: ${err}`;
   return `the object provided is unrecognized (must be of type ${targetKind}): ${err} (${summarizeBody(body)})`;
 }
 

@@ -15,6 +15,8 @@ import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, t
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 import { ignoredFieldsFor, schemaRootFor, versionConverterFor } from '../registry/managed-fields';
 import { badRequestInvalid } from './options';
+import { schemaContext } from './body';
+import { GoTypeChecker } from '../registry/fieldvalidation/go-types';
 import { requestAttributes } from '../admission/request-attributes';
 import { clone, rfc3339, type Obj } from '../registry/objects';
 import { objectKey, type ServedResource } from '../registry/catalog';
@@ -89,6 +91,19 @@ function targetOf(r: ServedResource, subresource: string): ApplyTarget {
   return { schema: schemaRootFor(r), apiVersion: r.apiVersion, ignoredFields: ignoredFieldsFor(r, subresource), versions: versionConverterFor(r) };
 }
 
+/**
+ * The merged object must decode into the kind's Go struct, as kube converts it back from the
+ * typed value: structured-merge-diff types quantities, times and []byte as plain strings and
+ * integers as any number, so an applied `1.5` for an int32, or a time that does not parse, gets
+ * this far. A plain error in v1.23 (500 without a reason). The detail is worded as the JSON
+ * decoder words it; kube's unstructured converter says some of them differently.
+ */
+function checkConverted(types: GoTypeChecker | undefined, merged: Obj): Obj {
+  const error = types?.firstError(merged);
+  if (error) throw new ApiError(500, '', `failed to convert new object to proper version: ${error}`);
+  return merged;
+}
+
 function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manager: string, subresource: string, force: boolean, time: string): Obj {
   const t = targetOf(r, subresource);
   let managed: ManagedFieldsEntry[] = [];
@@ -127,6 +142,8 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   }
   const applied = appliedObject(rc);
   const time = rfc3339(reg.now());
+  const schema = schemaContext(rc);
+  const types = schema && !schema.custom ? new GoTypeChecker(schema) : undefined;
   if (info.subresource === 'scale') return applyScale(rc, out, applied, manager, force, time, dryRun);
   const remember = (obj: Obj) => {
     if (dryRun) return;
@@ -137,7 +154,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   };
   const attempt = async (): Promise<ApiResponse> => {
     try {
-      const res = await updateObject(reg, r, info.namespace, info.name, (current) => runApply(r, current, applied, manager, sub, force, time), {
+      const res = await updateObject(reg, r, info.namespace, info.name, (current) => checkConverted(types, runApply(r, current, applied, manager, sub, force, time)), {
         dryRun,
         subresource: sub,
         allowCreate: false,
@@ -151,7 +168,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
       if (!(err instanceof ApiError && err.code === 404 && err.reason === 'NotFound' && !sub)) throw err;
     }
     // Missing: apply creates it.
-    const created = runApply(r, undefined, applied, manager, '', force, time);
+    const created = checkConverted(types, runApply(r, undefined, applied, manager, '', force, time));
     const res = await createObject(reg, r, info.namespace, created, dryRun, undefined, false, requestAttributes(rc, 'CREATE', dryRun));
     remember(res.obj);
     return objectResponse(201, r, res.obj, res.text, out, rc.warnings, reg.now());

@@ -13,7 +13,6 @@ import { definitions } from '../schema';
 import type { Obj } from '../registry/objects';
 import { decodeProtobufObject, NoProtobufForm, ProtobufError } from '../codec/protobuf';
 import { badRequestInvalid } from './options';
-import { decodeBase64 } from '../registry/validation/base64';
 
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -164,7 +163,6 @@ export function decodeObjectBody(rc: RequestContext): unknown {
   if (bodyKind && bodyKind !== target.kind) {
     throw badRequest(decodeErrorMessage(target.kind, `no kind "${bodyKind}" is registered for version "${bodyVersion}"`, body, bodyKind, bodyVersion));
   }
-  checkSecretData(rc, value as Obj, body);
   const ctx = schemaContext(rc);
   // A protobuf body cannot carry unknown or duplicate fields, or values of the wrong type.
   if (!ctx || mediaType === PROTOBUF) return value;
@@ -207,14 +205,3 @@ export function decodeDeleteOptionsBody(rc: RequestContext): Obj {
   return v as Obj;
 }
 
-/** Secret `data` is []byte in Go: a value that is not base64 fails decoding the body (400), not validation. */
-function checkSecretData(rc: RequestContext, obj: Obj, body: Uint8Array): void {
-  if (rc.r.info.group !== '' || rc.r.info.kind !== 'Secret' || rc.info.subresource) return;
-  const data = obj.data;
-  if (!data || typeof data !== 'object') return;
-  for (const k of Object.keys(data)) {
-    if (typeof data[k] !== 'string') continue;
-    const r = decodeBase64(data[k]);
-    if (r.error) throw badRequest(decodeErrorMessage('Secret', r.error, body, 'Secret', rc.r.apiVersion));
-  }
-}

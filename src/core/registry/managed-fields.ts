@@ -3,7 +3,7 @@
 // non-apply write updates metadata.managedFields.
 import type { ServedResource } from './catalog';
 import type { Obj } from './objects';
-import { managedFieldsForUpdate, updateManagedFields, type ManagedFieldsEntry, type SchemaRoot, type VersionConverter } from '../fieldmanager';
+import { FieldManagerError, managedFieldsForUpdate, updateManagedFields, type ManagedFieldsEntry, type SchemaRoot, type VersionConverter } from '../fieldmanager';
 import { builtinResources } from '../schema/index';
 import { convert, convertibleKinds, needsConversion, parseApiVersion } from '../versions/index';
 
@@ -66,10 +66,26 @@ function setManaged(obj: Obj, managed: ManagedFieldsEntry[]): void {
   else delete obj.metadata.managedFields;
 }
 
-/** Record a create/update/patch by `owner` in next.metadata.managedFields (old undefined for create). */
+/**
+ * Record a create/update/patch by `owner` in next.metadata.managedFields (old undefined for create).
+ * An object the field manager cannot type (a list-map item without its key, which validation
+ * lets through for some kinds) is written without managedFields, as kube's UpdateNoErrors does:
+ * the write goes on, and no garbage is recorded.
+ */
 export function trackWrite(r: ServedResource, old: Obj | undefined, next: Obj, subresource: string, owner: FieldOwner, time: string): void {
   const managed = managedFieldsForUpdate(next.metadata?.managedFields, old?.metadata?.managedFields);
-  const out = updateManagedFields({
+  let out: ManagedFieldsEntry[];
+  try {
+    out = trackedFields(r, old, next, subresource, owner, time, managed);
+  } catch (error) {
+    if (!(error instanceof FieldManagerError)) throw error;
+    out = [];
+  }
+  setManaged(next, out);
+}
+
+function trackedFields(r: ServedResource, old: Obj | undefined, next: Obj, subresource: string, owner: FieldOwner, time: string, managed: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  return updateManagedFields({
     old,
     next,
     managed,
@@ -81,5 +97,4 @@ export function trackWrite(r: ServedResource, old: Obj | undefined, next: Obj, s
     ignoredFields: ignoredFieldsFor(r, subresource),
     versions: versionConverterFor(r),
   });
-  setManaged(next, out);
 }

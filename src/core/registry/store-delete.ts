@@ -3,7 +3,7 @@
 // foreground propagation are finalizers for the garbage collector (gc/).
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
-import { clone, parseStored, rfc3339, toStoredText, type Obj } from './objects';
+import { clone, orderedMetadata, parseStored, rfc3339, toStoredText, type Obj } from './objects';
 import { storageForm } from './conversion';
 import { conflict, notFound } from '../server/status';
 import type { AdmissionAttributes } from '../admission/attributes';
@@ -76,6 +76,8 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
         next.metadata.deletionGracePeriodSeconds = 0;
         if (next.metadata.generation !== undefined) next.metadata.generation += 1;
         if (isNamespace) next.status = { ...(next.status ?? {}), phase: 'Terminating' };
+        // The answer is the object as stored: metadata in Go field order.
+        next.metadata = orderedMetadata(next.metadata);
         result = next;
         if (opts.dryRun) return { kind: 'none' };
         return { kind: 'put', encode: (rev: number) => toStoredText(storageForm(r, next), String(rev)) };

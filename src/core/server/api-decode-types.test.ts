@@ -30,9 +30,32 @@ describe('request bodies of built-in kinds', () => {
     expect(failure(r)).toEqual({
       code: 400,
       reason: 'BadRequest',
-      message: 'Deployment in version "apps/v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+      message: 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
     });
     expect((await c.get(`${DEPLOY}/typed`)).json.spec.replicas).toBe(1);
+  });
+
+  it('[]byte fields must be base64 and times must parse, with base64 and time.Parse in their own words', async () => {
+    const MWC = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
+    const hook = (caBundle: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: `b64-${caBundle.length}` }, webhooks: [{ name: 'a.example.com', clientConfig: { url: 'https://x.example.com', caBundle }, sideEffects: 'None', admissionReviewVersions: ['v1'] }] });
+    expect(failure(await c.post(MWC, hook('!!!')))).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'MutatingWebhookConfiguration in version "v1" cannot be handled as a MutatingWebhookConfiguration: illegal base64 data at input byte 0',
+    });
+    expect(failure(await c.post(MWC, hook('aGVsbG8'))).message).toMatch(/: illegal base64 data at input byte 4$/);
+    expect((await c.post(MWC, hook('aGVsbG8='))).status).toBe(201);
+    expect(failure(await c.post(CM, { ...cm('timed'), metadata: { name: 'timed', creationTimestamp: 'yesterday' } }))).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"',
+    });
+    // MicroTime wants exactly six fractional digits (RFC3339Micro), as client-go writes it.
+    const event = (eventTime: string) => ({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: `ev-${eventTime.length}` }, eventTime, reportingController: 'x/y', reportingInstance: 'i', action: 'A', reason: 'R', regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, type: 'Normal' });
+    expect(failure(await c.post('/apis/events.k8s.io/v1/namespaces/default/events', event('2021-01-01T00:00:00Z'))).message).toBe(
+      'Event in version "v1" cannot be handled as a Event: parsing time "2021-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
+    );
+    expect((await c.post('/apis/events.k8s.io/v1/namespaces/default/events', event('2021-01-01T00:00:00.000001Z'))).status).toBe(201);
   });
 
   it('a mistyped value is refused even with fieldValidation=Ignore', async () => {
@@ -94,6 +117,17 @@ describe('applied configurations', () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied-yaml\n  labels:\n    flag: y\n';
     const y = await c.patch(`${CM}/applied-yaml?fieldManager=applier`, yaml, 'application/apply-patch+yaml');
     expect(failure(y).message).toBe('failed to create typed patch object: .metadata.labels.flag: expected string, got &value.valueUnstructured{Value:true}');
+  });
+
+  it('a merged object that does not convert back to the kind fails the apply (500, no reason), nothing stored', async () => {
+    // structured-merge-diff takes any number for an int and any string for a time: the Go struct does not.
+    const d = deployment('applied-fraction');
+    const r = await c.patch(`${DEPLOY}/applied-fraction?fieldManager=applier`, { ...d, spec: { ...d.spec, replicas: 1.5 } }, 'application/apply-patch+yaml');
+    expect(failure(r)).toEqual({ code: 500, reason: undefined, message: expect.stringMatching(/^failed to convert new object to proper version: .*spec\.replicas/) });
+    const t = await c.patch(`${CM}/applied-time?fieldManager=applier`, { ...cm('applied-time'), metadata: { name: 'applied-time', creationTimestamp: 'soon' } }, 'application/apply-patch+yaml');
+    expect(failure(t).message).toBe('failed to convert new object to proper version: parsing time "soon" as "2006-01-02T15:04:05Z07:00": cannot parse "soon" as "2006"');
+    expect((await c.get(`${DEPLOY}/applied-fraction`)).status).toBe(404);
+    expect((await c.get(`${CM}/applied-time`)).status).toBe(404);
   });
 
   it('a field the kind does not declare fails the apply too, whatever fieldValidation says', async () => {

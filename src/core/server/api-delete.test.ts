@@ -122,6 +122,16 @@ describe('finalizers', () => {
     }
   });
 
+  it('the answer to a delete that only marks the object is the object as stored, byte for byte', async () => {
+    await c.post(CM, { ...configMap('del-order'), metadata: { name: 'del-order', labels: { a: 'b' }, finalizers: ['example.com/hold'] } });
+    const r = await c.del(`${CM}/del-order`);
+    expect(r.status).toBe(200);
+    // Go field order: deletionTimestamp and deletionGracePeriodSeconds come before labels.
+    expect(Object.keys(r.json.metadata)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'finalizers', 'managedFields']);
+    expect((await c.get(`${CM}/del-order`)).text).toBe(r.text);
+    await c.patch(`${CM}/del-order`, { metadata: { finalizers: null } });
+  });
+
   it('removing one of two finalizers keeps the object', async () => {
     await c.post(CM, configMap('held2', {}, { finalizers: ['example.com/a', 'example.com/b'] }));
     await c.del(`${CM}/held2`);

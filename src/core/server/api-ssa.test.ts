@@ -173,6 +173,19 @@ describe('conflicts', () => {
 });
 
 describe('managedFields bookkeeping', () => {
+  it('a write the field manager cannot type is stored without managedFields (kube: UpdateNoErrors)', async () => {
+    // ServiceAccount validation lets a secret reference without its name through; the list is
+    // keyed by name, so the field manager cannot track it and records nothing.
+    const SA = '/api/v1/namespaces/default/serviceaccounts';
+    const created = await c.post(SA, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'untyped' }, secrets: [{}] });
+    expect(created.status).toBe(201);
+    expect(created.json.secrets).toEqual([{}]);
+    expect(created.json.metadata.managedFields).toBeUndefined();
+    const updated = await c.patch(`${SA}/untyped`, { metadata: { labels: { a: 'b' } } });
+    expect(updated.status).toBe(200);
+    expect(updated.json.metadata.managedFields).toBeUndefined();
+  });
+
   it('status applied through /status is owned with subresource status; the main resource ignores status', async () => {
     const name = uniqueName('st');
     await apply(`${DEPLOY}/${name}`, deployment(name), 'deployer');

@@ -1,7 +1,6 @@
 // JSON forms of meta.v1.Time, MicroTime and Duration, as Go's encoding/json writes them.
 import { ProtobufError } from './wire';
-
-const RFC3339 = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
+import { parseGoTime, RFC3339 } from '../go-time';
 
 // Objects repeat the same few timestamps (creation, managedFields, conditions): memoize both
 // directions in small maps, cleared when they grow, instead of going through Date every time.
@@ -38,11 +37,11 @@ export function parseTime(text: string): { seconds: number; nanos: number } {
 }
 
 function parseTimeUncached(text: string): { seconds: number; nanos: number } {
-  const m = RFC3339.exec(text);
-  const ms = m ? Date.parse(m[1] + (m[3] === 'z' ? 'Z' : m[3])) : NaN;
-  if (!m || Number.isNaN(ms)) throw new ProtobufError(`parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse`);
-  const fraction = m[2] ? m[2].slice(1, 10).padEnd(9, '0') : '';
-  return Object.freeze({ seconds: Math.floor(ms / 1000), nanos: fraction ? Number(fraction) : 0 });
+  // Stored times were decoded from JSON already (MicroTime's six digits included), so RFC3339's
+  // any-length fraction reads both kinds.
+  const parsed = parseGoTime(RFC3339, text);
+  if ('error' in parsed) throw new ProtobufError(parsed.error);
+  return Object.freeze({ seconds: Math.floor(parsed.time.ms / 1000), nanos: parsed.time.nanos });
 }
 
 const UNITS: [string, number][] = [

@@ -5,17 +5,24 @@
 //   <Struct>.<field.path> of type <Go type>
 // where Struct is the innermost struct holding the field and the path lists JSON field names
 // from the root (no list indices, no map keys). A few types decode themselves and say so in their
-// own words (quantities, int-or-string, times). null is never an error: Go leaves the zero value.
+// own words (quantities, int-or-string, times: Go's time parser), and []byte fields are base64
+// (Go's base64 error). null is never an error: Go leaves the zero value.
 //
 // The Go type names come from the OpenAPI definitions: `v1.Container`, `[]v1.Container`,
 // `map[string]string`, `int32`. Named string types (`v1.PullPolicy`, map keys such as
 // `v1.ResourceName`) are not in the OpenAPI data; they read as `string`.
 import type { SchemaContext, SchemaNode } from './types';
 import { refName } from './walker';
+import { parseGoTime, RFC3339, RFC3339_MICRO } from '../../codec/go-time';
+import { decodeBase64 } from '../validation/base64';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
-const TIMES = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']);
+/** The layout each time type's UnmarshalJSON parses with (MicroTime: exactly six fractional digits). */
+const TIMES = new Map<string, typeof RFC3339 | typeof RFC3339_MICRO>([
+  ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', RFC3339],
+  ['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', RFC3339_MICRO],
+]);
 const QUANTITY_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const INT_RANGE: Record<string, [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1], int64: [-(2 ** 63), 2 ** 63 - 1], int: [-(2 ** 63), 2 ** 63 - 1] };
 
@@ -113,8 +120,11 @@ export class GoTypeChecker {
         if (!fitsInt(v, 'int32')) throw new Found(`json: cannot unmarshal number ${v} into Go value of type int32`);
         return;
       }
-      if (TIMES.has(r.definition)) {
+      const layout = TIMES.get(r.definition);
+      if (layout) {
         if (typeof v !== 'string') throw new Found(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+        const parsed = parseGoTime(layout, v);
+        if ('error' in parsed) throw new Found(parsed.error);
         return;
       }
     }
@@ -123,6 +133,11 @@ export class GoTypeChecker {
     switch (type) {
       case 'string':
         if (typeof v !== 'string') this.fail(jsonKind(v), struct, s);
+        // []byte: base64 text, or base64's own error (`illegal base64 data at input byte N`).
+        if (schema.format === 'byte') {
+          const bytes = decodeBase64(v as string);
+          if (bytes.error) throw new Found(bytes.error);
+        }
         return;
       case 'boolean':
         if (typeof v !== 'boolean') this.fail(jsonKind(v), struct, s);

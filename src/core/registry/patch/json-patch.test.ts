@@ -24,6 +24,14 @@ describe('JSON patch', () => {
     expect(applyJsonPatch(doc, parseJsonPatch('null').ops)).toEqual(doc);
   });
 
+  it('refuses operations on the root, except test (evanphx finds no container for "")', () => {
+    const unprocessable = { code: 422, reason: 'Invalid', message: 'the server rejected our request due to an error in our request' };
+    for (const op of ['{"op":"replace","path":"","value":{}}', '{"op":"add","path":"","value":{}}', '{"op":"remove","path":""}', '{"op":"move","from":"","path":"/spec/x"}', '{"op":"copy","from":"","path":"/spec/x"}']) {
+      expect(fail(() => applyJsonPatch(doc, parseJsonPatch(`[${op}]`).ops))).toMatchObject(unprocessable);
+    }
+    expect(applyJsonPatch(doc, parseJsonPatch(`[{"op":"test","path":"","value":${JSON.stringify(doc)}}]`).ops)).toEqual(doc);
+  });
+
   it('answers 400 for bodies that are not operation lists', () => {
     expect(fail(() => parseJsonPatch('{"op":"add"}')).message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
     expect(fail(() => parseJsonPatch('[1]')).message).toBe('json: cannot unmarshal number into Go value of type jsonpatch.Operation');

@@ -70,12 +70,21 @@ export function jsonPatchStrictErrors(p: ParsedJsonPatch): string[] {
 /** Apply operations to a copy of the document. */
 export function applyJsonPatch(doc: unknown, ops: Operation[]): unknown {
   if (ops.length === 0) return structuredCloneJson(doc);
-  if (ops.some((op) => op === null || typeof op !== 'object')) throw jsonPatchApplyError();
+  if (ops.some((op) => op === null || typeof op !== 'object' || targetsRoot(op))) throw jsonPatchApplyError();
   try {
     return applyPatch(structuredCloneJson(doc), ops, true, true).newDocument;
   } catch {
     throw jsonPatchApplyError();
   }
+}
+
+/**
+ * evanphx/json-patch finds no container for the root (`""`): only `test` may name it. (fast-json-patch
+ * would replace the whole document, or move it into itself.)
+ */
+function targetsRoot(op: Operation): boolean {
+  if (op.path === '' && op.op !== 'test') return true;
+  return (op.op === 'move' || op.op === 'copy') && (op as { from?: unknown }).from === '';
 }
 
 function structuredCloneJson<T>(v: T): T {

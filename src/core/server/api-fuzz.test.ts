@@ -1,0 +1,212 @@
+// Random requests against every built-in kind, checking what must hold for any input: the core
+// never throws, never answers 500 InternalError (a bug turned into a Status), every error is a
+// well-formed Status, a failed write leaves the object as it was, and what a write answers is
+// what a later GET reads (also as protobuf and as a Table). Seeded: a failure names its seed and
+// step, and FUZZ_SEED=<n> FUZZ_STEPS=<n> replays or widens a run
+// (FUZZ_TRACE=<url part> prints the requests of one object).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinResources } from '../schema';
+import type { ResourceInfo } from '../registry/types';
+import { JSON_PATCH, MERGE_PATCH, startTestServer, type Reply, type TestClient } from './testing';
+import { Rand, randomJsonPatch, randomMergePatch, randomResourceObject } from './testing-fuzz';
+
+const SEEDS = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : [1, 2, 3, 4];
+const STEPS = Number(process.env.FUZZ_STEPS ?? 1500);
+/** FUZZ_TRACE=<url part>: print every request to matching URLs and its full answer. */
+const TRACE = process.env.FUZZ_TRACE;
+const NS = 'fuzz';
+const SMP = 'application/strategic-merge-patch+json';
+const APPLY = 'application/apply-patch+yaml';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+/** Kinds a client can create: every built-in with a schema and a create verb. */
+const CREATABLE = builtinResources.filter((r) => r.definition && r.verbs.includes('create'));
+
+interface Known {
+  info: ResourceInfo;
+  url: string;
+  /** The object's JSON text as the last GET read it. */
+  text: string;
+}
+
+function collectionUrl(info: ResourceInfo): string {
+  const root = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
+  return info.namespaced ? `${root}/namespaces/${NS}/${info.resource}` : `${root}/${info.resource}`;
+}
+
+function apiVersionOf(info: ResourceInfo): string {
+  return info.group ? `${info.group}/${info.version}` : info.version;
+}
+
+function randomQuery(r: Rand): string {
+  const q: string[] = [];
+  if (r.chance(0.1)) q.push('dryRun=All');
+  if (r.chance(0.02)) q.push(`dryRun=${r.pick(['bogus', '', 'All&dryRun=All'])}`);
+  if (r.chance(0.2)) q.push(`fieldValidation=${r.pick(['Strict', 'Warn', 'Ignore', 'bogus', ''])}`);
+  if (r.chance(0.05)) q.push(`fieldManager=${encodeURIComponent(r.pick(['', 'a'.repeat(200), 'x\ny', 'kubectl']))}`);
+  if (r.chance(0.03)) q.push(`pretty=${r.pick(['true', '1', 'x'])}`);
+  return q.length ? `?${q.join('&')}` : '';
+}
+
+/**
+ * 5xx answers kube-apiserver v1.23 gives on purpose: errors that are not API statuses (code 500,
+ * no reason) from typing an applied configuration, from strategic merge patch (see
+ * registry/patch/strategic-errors.ts) and from a create carrying a resourceVersion; and the 504
+ * of a read at a revision the server has not reached.
+ */
+function kube5xx(line: string, contentType: string | undefined): boolean {
+  if (contentType === SMP && line.startsWith('500 : ')) return true;
+  if (contentType === APPLY && (line.startsWith('500 : failed to create typed patch object: ') || line.startsWith('500 : failed to convert new object to proper version: '))) return true;
+  return line === '500 : resourceVersion should not be set on objects to be created' || line.startsWith('504 Timeout: Timeout: Too large resource version: ');
+}
+
+/** As the server reads it: every dryRun value `All` or empty (see handlers/options.ts). */
+function isDryRun(query: string): boolean {
+  const values = new URLSearchParams(query).getAll('dryRun');
+  return values.length > 0 && values.every((v) => v === 'All' || v === '');
+}
+
+/** What must hold for every reply. */
+function replyProblems(reply: Reply, contentType: string | undefined): string[] {
+  const problems: string[] = [];
+  const line = `${reply.status} ${reply.json?.reason ?? ''}: ${reply.json?.message ?? reply.text.slice(0, 200)}`;
+  if (reply.status >= 500 && !kube5xx(line, contentType)) problems.push(line);
+  if (reply.status >= 400) {
+    const s = reply.json;
+    if (!s || s.kind !== 'Status' || s.apiVersion !== 'v1' || s.status !== 'Failure' || s.code !== reply.status || typeof s.message !== 'string')
+      problems.push(`not a Status: ${reply.status} ${reply.text.slice(0, 200)}`);
+  }
+  return problems;
+}
+
+/** The first path where two JSON values differ, key order included; undefined when equal. */
+function firstDifference(a: unknown, b: unknown, path = ''): string | undefined {
+  if (a === b) return undefined;
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return `${path || '/'}: ${JSON.stringify(a)?.slice(0, 120)} vs ${JSON.stringify(b)?.slice(0, 120)}`;
+  const [ka, kb] = [Object.keys(a), Object.keys(b)];
+  if (ka.join() !== kb.join()) return `${path || '/'} keys: ${ka.join()} vs ${kb.join()}`;
+  for (const k of ka) {
+    const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}/${k}`);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+describe.each(SEEDS)('API fuzz, seed %i', (seed) => {
+  let c: TestClient;
+  beforeAll(async () => {
+    c = await startTestServer();
+    expect((await c.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await c.close();
+  });
+
+  it(`${STEPS} random requests keep every invariant`, { timeout: 120_000 }, async () => {
+    const r = new Rand(seed);
+    const known: Known[] = [];
+    const problems: string[] = [];
+    let step = 0;
+    const record = (what: string, more: string[]) => {
+      for (const p of more) problems.push(`seed ${seed} step ${step} ${what}: ${p}`);
+    };
+    const send = async (what: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply | undefined> => {
+      try {
+        const reply = await c.request(method, url, body, headers);
+        if (TRACE && url.includes(TRACE)) console.log(`step ${step} ${method} ${url} ${JSON.stringify(headers)}\n  sent ${JSON.stringify(body)}\n  got ${reply.status} ${reply.text}`);
+        record(`${method} ${url} ${JSON.stringify(body)?.slice(0, 300)} (${what})`, replyProblems(reply, headers['content-type']));
+        return reply;
+      } catch (error) {
+        record(`${method} ${url} (${what})`, [`threw ${(error as Error).stack ?? String(error)}`]);
+        return undefined;
+      }
+    };
+    /** After a write: reads it back as JSON, protobuf and Table; a failed or dry-run write must have changed nothing. */
+    const settle = async (what: string, k: Known, reply: Reply | undefined, dryRun: boolean) => {
+      // Controllers (GC, tokens) react on later turns: let them, then read.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const got = await send('read back', 'GET', k.url);
+      if (!got || !reply) return;
+      const wrote = reply.status < 300 && !dryRun;
+      if (!wrote && got.status === 200 && got.text !== k.text && reply.status !== 200) record(`${k.url}`, [`failed write (${reply.status}) changed the object`]);
+      if (wrote && reply.json?.kind === k.info.kind && got.status === 200 && reply.json.metadata?.resourceVersion === got.json?.metadata?.resourceVersion) {
+        const diff = firstDifference(reply.json, got.json);
+        if (diff) record(`${k.url} after ${what}`, [`write answered and GET reads differ at ${diff}`]);
+      }
+      if (got.status === 200) {
+        for (const accept of [PROTOBUF, TABLE, 'application/yaml']) await send(`read as ${accept}`, 'GET', k.url, undefined, { accept });
+        k.text = got.text;
+      } else {
+        known.splice(known.indexOf(k), 1);
+      }
+    };
+
+    for (step = 0; step < STEPS; step++) {
+      const target = known.length && r.chance(0.55) ? r.pick(known) : undefined;
+      if (!target) {
+        const info = r.pick(CREATABLE);
+        const name = `f${seed}-${step}`;
+        const body = randomResourceObject(r, info.definition!, apiVersionOf(info), info.kind, name);
+        const query = randomQuery(r);
+        const asApply = r.chance(0.15);
+        const url = asApply ? `${collectionUrl(info)}/${name}?fieldManager=fuzz${r.chance(0.5) ? '&force=true' : ''}` : `${collectionUrl(info)}${query}`;
+        const reply = asApply ? await send('apply-create', 'PATCH', url, body, { 'content-type': APPLY }) : await send('create', 'POST', url, body);
+        if (reply && reply.status < 300 && !isDryRun(query) && !info.virtual && reply.json?.metadata?.name) {
+          const k: Known = { info, url: `${collectionUrl(info)}/${reply.json.metadata.name}`, text: '' };
+          known.push(k);
+          await settle('create', k, reply, false);
+        }
+        continue;
+      }
+      const { info, url } = target;
+      const current = JSON.parse(target.text) as Record<string, unknown>;
+      const fresh = randomResourceObject(r, info.definition!, apiVersionOf(info), info.kind, (current.metadata as { name: string }).name);
+      const query = randomQuery(r);
+      const dryRun = isDryRun(query);
+      const op = r.pick(['put', 'put-same', 'merge', 'json', 'smp', 'apply', 'status', 'delete', 'get-odd']);
+      let reply: Reply | undefined;
+      switch (op) {
+        case 'put':
+          if (r.chance(0.7)) (fresh.metadata as Record<string, unknown>).resourceVersion = (current.metadata as Record<string, unknown>).resourceVersion;
+          reply = await send(op, 'PUT', `${url}${query}`, fresh);
+          break;
+        case 'put-same':
+          // The object as read, with one random field of a fresh one: mostly valid updates.
+          reply = await send(op, 'PUT', `${url}${query}`, { ...current, ...Object.fromEntries(Object.entries(fresh).filter(([k]) => k !== 'metadata' && r.chance(0.3))) });
+          break;
+        case 'merge':
+          reply = await send(op, 'PATCH', `${url}${query}`, randomMergePatch(r, fresh, false), { 'content-type': MERGE_PATCH });
+          break;
+        case 'smp':
+          reply = await send(op, 'PATCH', `${url}${query}`, randomMergePatch(r, fresh, true), { 'content-type': SMP });
+          break;
+        case 'json':
+          reply = await send(op, 'PATCH', `${url}${query}`, randomJsonPatch(r, current), { 'content-type': JSON_PATCH });
+          break;
+        case 'apply':
+          reply = await send(op, 'PATCH', `${url}${query}${query ? '&' : '?'}fieldManager=fuzz-${r.int(3)}${r.chance(0.5) ? '&force=true' : ''}`, fresh, { 'content-type': APPLY });
+          break;
+        case 'status':
+          reply = info.subresources.some((s) => s.name === 'status')
+            ? await send(op, 'PUT', `${url}/status${query}`, { ...current, status: fresh.status ?? r.pick([null, {}, 'x']) })
+            : await send(op, 'GET', `${url}/status`);
+          break;
+        case 'delete':
+          reply = await send(op, 'DELETE', `${url}${query}`, r.chance(0.5) ? undefined : { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: r.pick(['Foreground', 'Background', 'Orphan', 'Bogus']), gracePeriodSeconds: r.pick([0, -1, 30, 'x']), preconditions: r.chance(0.3) ? { uid: 'nope' } : undefined });
+          break;
+        case 'get-odd': {
+          const odd = r.pick(['?resourceVersion=0', '?resourceVersion=abc', '?resourceVersionMatch=Exact', '?export=true', '?pretty=1', '?watch=1&timeoutSeconds=0']);
+          reply = await send(op, 'GET', `${url}${odd}`);
+          const list = collectionUrl(info) + r.pick(['?limit=-1', '?limit=1&continue=garbage', '?labelSelector=a%20in%20(', '?fieldSelector=spec.x%3Dy', '?fieldSelector=metadata.name%3D', '?resourceVersion=1&resourceVersionMatch=Exact', '?limit=2', '?resourceVersion=0&limit=1']);
+          await send('list', 'GET', list);
+          break;
+        }
+      }
+      await settle(op, target, reply, dryRun || op === 'get-odd' || (op === 'status' && !info.subresources.some((s) => s.name === 'status')));
+    }
+    // Every collection still lists, and every namespace still reads.
+    for (const info of CREATABLE) if (info.verbs.includes('list')) await send('final list', 'GET', collectionUrl(info));
+    expect(problems.slice(0, 15)).toEqual([]);
+  });
+});
