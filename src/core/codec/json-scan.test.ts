@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareUtf8 } from './json-scan';
+import { compareUtf8, MAX_NESTING, scanJson } from './json-scan';
 
 /** Go's order for map keys: the UTF-8 bytes, compared one by one. */
 function byUtf8Bytes(a: string, b: string): number {
@@ -38,5 +38,17 @@ describe('compareUtf8', () => {
       const b = word();
       expect([a, b, Math.sign(compareUtf8(a, b))]).toEqual([a, b, Math.sign(byUtf8Bytes(a, b))]);
     }
+  });
+});
+
+describe('nesting', () => {
+  const nested = (n: number, open = '[', close = ']') => open.repeat(n) + close.repeat(n);
+  it('reads up to MAX_NESTING levels and refuses the next with Go\'s words', () => {
+    expect(() => scanJson(nested(MAX_NESTING))).not.toThrow();
+    expect(() => scanJson(nested(MAX_NESTING + 1))).toThrow("invalid character '[' exceeded max depth");
+    expect(() => scanJson('{"a":'.repeat(100_000))).toThrow("invalid character '{' exceeded max depth");
+  });
+  it('does not count brackets inside strings', () => {
+    expect(() => scanJson(JSON.stringify({ a: '['.repeat(5000), b: '\\"['.repeat(600) }))).not.toThrow();
   });
 });

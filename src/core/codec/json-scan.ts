@@ -192,8 +192,45 @@ class Reader {
   }
 }
 
+/**
+ * How deep a body may nest. Go's decoder refuses more than 10000 levels (`invalid character '['
+ * exceeded max depth`); our readers, patchers and field walkers recurse, and a few thousand
+ * levels overflow the stack (a Service Worker's is no bigger than Node's). No real object comes
+ * near either, so we refuse with Go's words from a lower depth.
+ */
+export const MAX_NESTING = 512;
+
+/**
+ * The offset of the bracket that opens level MAX_NESTING + 1 (outside strings), or -1. Iterative,
+ * and skipped for texts too short to nest that deep, so the common body costs nothing.
+ */
+export function tooDeepAt(text: string): number {
+  if (text.length <= MAX_NESTING) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_NESTING) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return -1;
+}
+
+/** Go's error for a body that nests too deep, or undefined. */
+export function nestingError(text: string): JsonSyntaxError | undefined {
+  const at = tooDeepAt(text);
+  return at < 0 ? undefined : new JsonSyntaxError(`invalid character '${text[at]}' exceeded max depth`, at);
+}
+
 /** Parse JSON text into an ordered node tree. Throws JsonSyntaxError with Go's message. */
 export function scanJson(text: string): JsonNode {
+  const deep = nestingError(text);
+  if (deep) throw deep;
   const r = new Reader(text);
   const node = r.value();
   r.ws();

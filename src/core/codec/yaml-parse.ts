@@ -2,6 +2,7 @@
 // (`yes`/`on`/`y` are booleans, `0777` is octal) but timestamps and `1:20` stay strings, only the
 // first document counts, and errors read `error converting YAML to JSON: yaml: line N: ...`.
 import { isScalar, LineCounter, parseAllDocuments, visit, type Node, type Tags } from 'yaml';
+import { MAX_NESTING, tooDeepAt } from './json-scan';
 
 export type YamlParseResult = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -30,6 +31,8 @@ function goYamlMessage(code: string, message: string): string {
     case 'BAD_DQ_ESCAPE':
       return 'found unexpected end of stream';
     default:
+      // Block nesting deep enough to exhaust the reader's stack: refused like flow nesting.
+      if (/Maximum call stack/.test(message)) return `exceeded max depth of ${MAX_NESTING}`;
       return message.split('\n')[0].replace(/ at line \d+, column \d+.*$/, '');
   }
 }
@@ -56,6 +59,9 @@ function parseDocs(text: string, lineCounter?: LineCounter) {
 
 /** Parse the first YAML document into a JSON-compatible value. */
 export function parseYaml(text: string): YamlParseResult {
+  // Flow collections nested past what our walkers take (go-yaml stops at 10000 levels).
+  const deep = tooDeepAt(text);
+  if (deep >= 0) return { ok: false, message: `error converting YAML to JSON: yaml: line ${lineAt(text, deep)}: exceeded max depth of ${MAX_NESTING}` };
   const lc = new LineCounter();
   const docs = parseDocs(text, lc);
   const list = Array.isArray(docs) ? docs : [docs];
@@ -66,7 +72,21 @@ export function parseYaml(text: string): YamlParseResult {
     const line = err.linePos?.[0]?.line ?? lc.linePos(err.pos[0]).line;
     return { ok: false, message: `error converting YAML to JSON: yaml: line ${line}: ${goYamlMessage(err.code, err.message)}` };
   }
-  return { ok: true, value: stringifyKeys(doc.toJS({ mapAsMap: true, maxAliasCount: 100 })) };
+  let value: unknown;
+  try {
+    value = doc.toJS({ mapAsMap: true, maxAliasCount: 100 });
+  } catch (e) {
+    // An alias bomb (each level doubling the last): go-yaml's words for its own limit.
+    if (e instanceof ReferenceError && /alias/i.test(e.message)) return { ok: false, message: 'error converting YAML to JSON: yaml: document contains excessive aliasing' };
+    throw e;
+  }
+  return { ok: true, value: stringifyKeys(value) };
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
 }
 
 /**

@@ -96,6 +96,14 @@ describe('scalar rules', () => {
 });
 
 describe('parseYaml', () => {
+  it('refuses alias bombs and deep nesting with go-yaml\'s words instead of expanding them', () => {
+    const levels = Array.from({ length: 30 }, (_, i) => (i === 0 ? 'l0: &l0 [x, x]' : `l${i}: &l${i} [*l${i - 1}, *l${i - 1}]`));
+    expect(parseYaml(levels.join('\n'))).toEqual({ ok: false, message: 'error converting YAML to JSON: yaml: document contains excessive aliasing' });
+    expect(parseYaml(`a: b\nc: ${'['.repeat(600)}`)).toEqual({ ok: false, message: 'error converting YAML to JSON: yaml: line 2: exceeded max depth of 512' });
+    // A few aliases are fine.
+    expect(parseYaml('a: &x [1]\nb: *x')).toEqual({ ok: true, value: { a: [1], b: [1] } });
+  });
+
   it('reads YAML 1.1 scalars and keeps timestamps as strings', () => {
     expect(parseYaml('a: yes\nb: on\nc: 0777\nd: 2024-01-02\ne: 1:20\nf: ~\n1: x\n')).toEqual({
       ok: true,

@@ -9,6 +9,7 @@ import { createObject, updateObject } from '../registry/store';
 import { encodeValue, objectResponse } from '../server/respond';
 import { scaleOf } from './scale';
 import { bodyText } from '../codec/json';
+import { tooDeepAt } from '../codec/json-scan';
 import { parseYaml } from '../codec/yaml';
 import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, type ManagedFieldsEntry, type SchemaRoot, type VersionConverter } from '../fieldmanager';
 
@@ -36,6 +37,8 @@ function lastApplied(reg: RegistryContext): Map<string, { rev: number; fingerpri
 }
 
 function tryJson(text: string): unknown {
+  // Too deep for what follows: the YAML reader words the refusal.
+  if (tooDeepAt(text) >= 0) return undefined;
   try {
     return JSON.parse(text);
   } catch {

@@ -3,6 +3,7 @@
 import type { RequestContext } from '../server/context';
 import { badRequest, unsupportedMediaType } from '../server/status';
 import { decodeErrorMessage, parseJsonBody, bodyText } from '../codec/json';
+import { tooDeepAt } from '../codec/json-scan';
 import { parseYaml, yamlDuplicateKeyErrors } from '../codec/yaml';
 import { parseContentType, unsupportedMediaTypeMessage } from '../codec/negotiate';
 import { applyDirective, checkFields, parseDirective } from '../registry/fieldvalidation/strict';
@@ -58,6 +59,8 @@ function targetKind(rc: RequestContext): { kind: string; apiVersion: string } {
  */
 function fastJson(body: Uint8Array): { value: Obj } | undefined {
   const text = bodyText(body);
+  // Too deep for the walkers after this: the scanner words the refusal.
+  if (tooDeepAt(text) >= 0) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

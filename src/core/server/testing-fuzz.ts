@@ -160,3 +160,59 @@ export function randomMergePatch(r: Rand, fresh: Record<string, unknown>, strate
   if (r.chance(0.05)) return r.pick(WRONG);
   return patch;
 }
+
+const encoder = new TextEncoder();
+
+/** Bodies no client should send: deep nesting, alias bombs, stray bytes, odd numbers and escapes. */
+export function randomRawBody(r: Rand): Uint8Array {
+  const depth = r.pick([64, 1001, 10001, 100_000]);
+  switch (r.int(14)) {
+    case 0:
+      return encoder.encode('['.repeat(depth) + ']'.repeat(depth));
+    case 1:
+      return encoder.encode('{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
+    case 2:
+      return encoder.encode(`{"metadata":{"name":"deep"},"data":${'['.repeat(depth)}`);
+    case 3: {
+      // A YAML alias bomb: every level doubles the last.
+      const levels = Array.from({ length: 30 }, (_, i) => (i === 0 ? 'l0: &l0 ["x","x"]' : `l${i}: &l${i} [*l${i - 1},*l${i - 1}]`));
+      return encoder.encode(`${levels.join('\n')}\nmetadata: {name: bomb}\n`);
+    }
+    case 4:
+      return Uint8Array.from({ length: 1 + r.int(64) }, () => r.int(256));
+    case 5:
+      return encoder.encode('\ufeff{"metadata":{"name":"bom"}}');
+    case 6:
+      return encoder.encode(r.pick(['', 'null', '[]', '1', '"x"', 'true', '{}', '1e999999', '-0', '{"metadata":null}', '{"metadata":{"name":"a","name":"b"}}']));
+    case 7:
+      return encoder.encode(`{"metadata":{"name":"${r.pick(['\\ud800', '\\u0000', '\\udc00\\ud800', 'a\\"b'])}"}}`);
+    case 8:
+      return encoder.encode('{"metadata":{"name":"trail"}} garbage');
+    case 9:
+      // The protobuf magic with nothing, or stray bytes, after it.
+      return Uint8Array.from([0x6b, 0x38, 0x73, 0x00, ...Array.from({ length: r.int(24) }, () => r.int(256))]);
+    case 10:
+      return encoder.encode(r.pick(['apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n', '--- \n---\n', 'a: b\n  c: d\n', '%YAML 9.9\n---\n{}', '!!binary x', '? [a]\n: b\n', 'metadata: {name: x, name: y}']));
+    case 11:
+      return encoder.encode(`{"metadata":{"name":"big"},"data":{"k":"${'x'.repeat(r.pick([1000, 3_200_000]))}"}}`);
+    case 12:
+      return encoder.encode(`[${Array.from({ length: r.pick([3, 10_001]) }, () => '{"op":"add","path":"/metadata/labels/a","value":"b"}').join(',')}]`);
+    default:
+      return encoder.encode(`{"metadata":{"name":"num"},"spec":{"replicas":${r.pick(['1e400', '-1e400', '0x10', '01', '1.', '.5', 'NaN', '99999999999999999999999'])}}}`);
+  }
+}
+
+export const CONTENT_TYPES = [
+  'application/json',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/json-patch+json',
+  'application/apply-patch+yaml',
+  'text/plain',
+  '',
+  'application/json; charset=utf-16',
+  'application/json;;',
+  '*/*',
+];
