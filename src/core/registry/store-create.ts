@@ -31,7 +31,6 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   if (!obj.metadata || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) obj.metadata = {};
   let meta = obj.metadata as Obj;
   setNamespace(r, meta, ns);
-  if (meta.resourceVersion) throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
   if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) meta.name = meta.generateName + randomSuffix();
   // A restore (import of an export) keeps the object's identity; anything else gets a new one.
   if (!(restore && typeof meta.uid === 'string' && meta.uid)) meta.uid = newUid();
@@ -70,6 +69,9 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
       reservation?.undo();
       return { obj, created: true, changed: true };
     }
+    // The storage layer's check, after validation and admission, and not on a dry run (kube's
+    // dry-run storage skips it): a resourceVersion that parses as a revision other than 0.
+    if (setsRevision(meta.resourceVersion)) throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
     kv = await ctx.mvcc.create(objectKey(r, ns, meta.name), stored.withRevision);
   } catch (err) {
     reservation?.undo();
@@ -80,4 +82,11 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   meta.resourceVersion = String(kv.modRev);
   await hooks?.afterCreate?.(ctx, r, obj);
   return { obj, text: kv.value, created: true, changed: true };
+}
+
+/** storage.APIObjectVersioner.ObjectResourceVersion succeeds with a non-zero revision (strconv.ParseUint). */
+function setsRevision(rv: unknown): boolean {
+  if (typeof rv !== 'string' || !/^[0-9]+$/.test(rv) || rv.length > 20) return false;
+  const n = BigInt(rv);
+  return n > 0n && n < 2n ** 64n;
 }

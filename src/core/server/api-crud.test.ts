@@ -51,6 +51,21 @@ describe('create', () => {
     expect(r.json.metadata.creationTimestamp).not.toBe('2000-01-01T00:00:00Z');
   });
 
+  it('a resourceVersion sent on create: a revision is a plain-error 500 from storage, after validation; anything else is ignored', async () => {
+    const withRv = (name: string, resourceVersion: string) => ({ ...configMap(name), metadata: { name, resourceVersion } });
+    expect(failure(await c.post(CM, withRv('rv-set', '5')))).toEqual({ code: 500, reason: undefined, message: 'resourceVersion should not be set on objects to be created' });
+    expect((await c.get(`${CM}/rv-set`)).status).toBe(404);
+    // Validation comes first; a dry run never reaches the check.
+    expect((await c.post(CM, withRv('Bad_Name', '5'))).status).toBe(422);
+    expect((await c.post(`${CM}?dryRun=All`, withRv('rv-dry', '5'))).status).toBe(201);
+    // Not a revision (or revision 0): the create goes through with a real one.
+    for (const [name, rv] of [['rv-text', 'abc'], ['rv-zero', '0']]) {
+      const r = await c.post(CM, withRv(name, rv));
+      expect(r.status).toBe(201);
+      expect(r.json.metadata.resourceVersion).toMatch(/^[1-9][0-9]*$/);
+    }
+  });
+
   it('dryRun=All answers the object and stores nothing', async () => {
     const r = await c.post(`${CM}?dryRun=All`, configMap('dry'));
     expect(r.status).toBe(201);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinResources } from '../schema';
 import type { ResourceInfo } from '../registry/types';
 import { JSON_PATCH, MERGE_PATCH, startTestServer, type Reply, type TestClient } from './testing';
-import { CONTENT_TYPES, Rand, randomJsonPatch, randomMergePatch, randomRawBody, randomResourceObject } from './testing-fuzz';
+import { CONTENT_TYPES, FUZZ_CRD, Rand, randomJsonPatch, randomMergePatch, randomRawBody, randomResourceObject } from './testing-fuzz';
+import type { SchemaNode } from '../schema';
 import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
 import { stringify as toYamlText } from 'yaml';
 
@@ -26,7 +27,19 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const CONTROLLED = new Set(['flowschemas', 'prioritylevelconfigurations', 'namespaces', 'serviceaccounts', 'apiservices']);
 
 /** Kinds a client can create: every built-in with a schema and a create verb. */
-const CREATABLE = builtinResources.filter((r) => r.definition && r.verbs.includes('create'));
+const BUILTIN = builtinResources.filter((r) => r.definition && r.verbs.includes('create'));
+/** The fuzz CRD's kind, served once the CRD is created. */
+const WIDGETS: ResourceInfo = {
+  group: 'fuzz.example.com', version: 'v1', resource: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', namespaced: true, custom: true,
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: [], categories: [],
+  subresources: [{ name: 'status', kind: 'Widget' }, { name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1' }] as ResourceInfo['subresources'],
+};
+const CREATABLE = [...BUILTIN, WIDGETS, WIDGETS, WIDGETS];
+
+/** What random objects of a kind are made from: the built-in definition, or the CRD's schema. */
+function schemaOf(info: ResourceInfo): string | SchemaNode {
+  return info.custom ? (FUZZ_CRD.spec.versions[0]!.schema.openAPIV3Schema as SchemaNode) : info.definition!;
+}
 
 interface Known {
   info: ResourceInfo;
@@ -104,6 +117,7 @@ describe.each(SEEDS)('API fuzz, seed %i', (seed) => {
   beforeAll(async () => {
     c = await startTestServer();
     expect((await c.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
+    expect((await c.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', FUZZ_CRD)).status).toBe(201);
   });
   afterAll(async () => {
     await c.close();
@@ -195,7 +209,7 @@ describe.each(SEEDS)('API fuzz, seed %i', (seed) => {
       if (!target) {
         const info = r.pick(CREATABLE);
         const name = `f${seed}-${step}`;
-        const body = randomResourceObject(r, info.definition!, apiVersionOf(info), info.kind, name);
+        const body = randomResourceObject(r, schemaOf(info), apiVersionOf(info), info.kind, name);
         const query = randomQuery(r);
         const asApply = r.chance(0.15);
         const url = asApply ? `${collectionUrl(info)}/${name}?fieldManager=fuzz${r.chance(0.5) ? '&force=true' : ''}` : `${collectionUrl(info)}${query}`;
@@ -209,7 +223,7 @@ describe.each(SEEDS)('API fuzz, seed %i', (seed) => {
       }
       const { info, url } = target;
       const current = JSON.parse(target.text) as Record<string, unknown>;
-      const fresh = randomResourceObject(r, info.definition!, apiVersionOf(info), info.kind, (current.metadata as { name: string }).name);
+      const fresh = randomResourceObject(r, schemaOf(info), apiVersionOf(info), info.kind, (current.metadata as { name: string }).name);
       const query = randomQuery(r);
       const dryRun = isDryRun(query);
       const op = r.pick(['put', 'put-same', 'merge', 'json', 'smp', 'apply', 'status', 'delete', 'get-odd', 'raw', 'subresource']);

@@ -112,9 +112,9 @@ export function randomMetadata(r: Rand, name: string): Record<string, unknown> {
   return meta;
 }
 
-/** A random whole object of `definition` with apiVersion and kind, as a client would send it. */
-export function randomResourceObject(r: Rand, definition: string, apiVersion: string, kind: string, name: string): Record<string, unknown> {
-  const body = randomObject(r, definitions[definition]!, 1, DEFAULTS) as Record<string, unknown>;
+/** A random whole object of `schema` (a definition's name, or a CRD's schema) with apiVersion and kind, as a client would send it. */
+export function randomResourceObject(r: Rand, schema: string | SchemaNode, apiVersion: string, kind: string, name: string): Record<string, unknown> {
+  const body = randomObject(r, typeof schema === 'string' ? definitions[schema]! : schema, 1, DEFAULTS) as Record<string, unknown>;
   const obj: Record<string, unknown> = { apiVersion, kind, metadata: randomMetadata(r, name), ...body };
   if (r.chance(0.03)) obj.apiVersion = r.pick(['v9', '', 'apps/v1', 7]);
   if (r.chance(0.03)) obj.kind = r.pick(['Pod', '', 'Nope', null]);
@@ -216,3 +216,54 @@ export const CONTENT_TYPES = [
   'application/json;;',
   '*/*',
 ];
+
+/** A CRD whose schema uses what custom resources can: defaults, nullable, int-or-string, list and map types, free-form fields, status and scale. */
+export const FUZZ_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.fuzz.example.com' },
+  spec: {
+    group: 'fuzz.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+        additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }, { name: 'Mode', type: 'string', jsonPath: '.spec.mode' }],
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                required: ['mode'],
+                properties: {
+                  mode: { type: 'string', enum: ['fast', 'slow'], default: 'fast' },
+                  size: { type: 'integer', minimum: 0, maximum: 100, default: 1 },
+                  replicas: { type: 'integer', format: 'int32' },
+                  ratio: { type: 'number', nullable: true },
+                  port: { 'x-kubernetes-int-or-string': true },
+                  name: { type: 'string', pattern: '^[a-z]+$', maxLength: 10 },
+                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set', maxItems: 4 },
+                  items: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['name'],
+                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, value: { type: 'string', default: 'v' } } },
+                  },
+                  labels: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'granular' },
+                  blob: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                  when: { type: 'string', format: 'date-time' },
+                },
+              },
+              status: { type: 'object', properties: { replicas: { type: 'integer' }, phase: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
