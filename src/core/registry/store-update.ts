@@ -4,7 +4,7 @@
 import { ApiError } from '../server/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
-import type { Obj } from './objects';
+import { orderedMetadata, type Obj } from './objects';
 import type { FieldOwner } from './managed-fields';
 import type { AdmissionAttributes } from '../admission/attributes';
 import type { AdmissionView } from '../admission/webhooks/view';
@@ -83,15 +83,19 @@ export async function updateObject(
   const old = attempt.old as Obj;
   if (res.kv && res.changed) attempt.reservation?.commit?.();
   else attempt.reservation?.undo();
+  if (attempt.deleted) {
+    // The write removed the last finalizer: kube deletes the object and answers the object the
+    // write made, at the revision it was made from (deleteWithoutFinalizers), not the deletion's.
+    // An unconditional update answers the revision it replaced, as it would have been written at.
+    if (!obj.metadata.resourceVersion) obj.metadata = orderedMetadata(obj.metadata, old.metadata.resourceVersion);
+    if (res.changed) await hooks?.afterDelete?.(ctx, r, obj);
+    return { obj, changed: true };
+  }
   if (res.kv && res.changed) {
     prepareServedTexts(ctx.catalog.codecsAt(r.keyPrefix), res.kv.value);
     obj.metadata.resourceVersion = String(res.kv.modRev);
     await hooks?.afterUpdate?.(ctx, r, obj, old);
     return { obj, text: res.kv.value, changed: true };
-  }
-  if (attempt.deleted) {
-    if (res.changed) await hooks?.afterDelete?.(ctx, r, obj);
-    return { obj, changed: true };
   }
   const unchanged = obj === old;
   return { obj, text: unchanged && res.prev ? res.prev.value : undefined, changed: !unchanged };

@@ -132,6 +132,22 @@ describe('finalizers', () => {
     await c.patch(`${CM}/del-order`, { metadata: { finalizers: null } });
   });
 
+  it('the write that takes the last finalizer off answers the object it made at the revision it replaced', async () => {
+    await c.post(CM, { ...configMap('del-last'), metadata: { name: 'del-last', finalizers: ['example.com/hold'] } });
+    const marked = (await c.del(`${CM}/del-last`)).json;
+    const patched = await c.patch(`${CM}/del-last`, { metadata: { finalizers: null } });
+    expect(patched.status).toBe(200);
+    expect(patched.json.metadata.finalizers).toBeUndefined();
+    expect(patched.json.metadata.resourceVersion).toBe(marked.metadata.resourceVersion);
+    expect((await c.get(`${CM}/del-last`)).status).toBe(404);
+    // An update without a resourceVersion answers the same revision.
+    await c.post(CM, { ...configMap('del-last-put'), metadata: { name: 'del-last-put', finalizers: ['example.com/hold'] } });
+    const marked2 = (await c.del(`${CM}/del-last-put`)).json;
+    const put = await c.put(`${CM}/del-last-put`, { ...marked2, metadata: { ...marked2.metadata, finalizers: [], resourceVersion: undefined } });
+    expect(put.status).toBe(200);
+    expect(put.json.metadata.resourceVersion).toBe(marked2.metadata.resourceVersion);
+  });
+
   it('removing one of two finalizers keeps the object', async () => {
     await c.post(CM, configMap('held2', {}, { finalizers: ['example.com/a', 'example.com/b'] }));
     await c.del(`${CM}/held2`);

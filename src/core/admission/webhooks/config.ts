@@ -57,8 +57,10 @@ export function webhooksOf(config: Obj, mutating: boolean): Webhook[] {
       configuration: String(config.metadata?.name ?? ''),
       name: String(w.name ?? ''),
       mutating,
-      clientConfig: (w.clientConfig ?? {}) as ClientConfig,
-      rules: ((Array.isArray(w.rules) ? w.rules : []) as Obj[]).map((r) => ({
+      clientConfig: (w.clientConfig && typeof w.clientConfig === 'object' ? w.clientConfig : {}) as ClientConfig,
+      // A null rule decodes in Go as the zero value (which matches nothing); an object stored
+      // before validation refused such rules must not break every request.
+      rules: ((Array.isArray(w.rules) ? w.rules : []) as unknown[]).map((v) => (v && typeof v === 'object' ? (v as Obj) : {})).map((r) => ({
         operations: strings(r.operations),
         apiGroups: strings(r.apiGroups),
         apiVersions: strings(r.apiVersions),

@@ -31,6 +31,12 @@ describe('webhook rules', () => {
     expect(h).toMatchObject({ configuration: 'c', failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 10, reinvocationPolicy: 'Never' });
     expect(h.rules[0].scope).toBe('*');
   });
+
+  it('reads malformed stored configurations without throwing: a null rule matches nothing', () => {
+    const [h] = webhooksOf({ metadata: { name: 'c' }, webhooks: [{ name: 'h', clientConfig: 'x', rules: [null, { operations: null }] }, null] }, false);
+    expect(h!.rules.map((r) => ruleMatches(r, t()))).toEqual([false, false]);
+    expect(h!.clientConfig).toEqual({});
+  });
 });
 
 describe('AdmissionReview answers', () => {
