@@ -3,7 +3,10 @@
 //   - quantities canonical (resource.Quantity marshals its canonical string): `cpu: 0.5` reads
 //     back as "500m", `memory: 1.5Gi` as "1536Mi", a JSON number as a string;
 //   - empty maps and lists in optional fields left out (Go's omitempty): Helm charts and
-//     client-side apply patches send many (`nodeSelector: {}`, `tolerations: []`).
+//     client-side apply patches send many (`nodeSelector: {}`, `tolerations: []`);
+//   - a null list item or map value is the element type's zero value (`containers: [null]` is
+//     one empty Container, `[null]` of strings is `[""]`), as Go's decoder leaves it; validation
+//     then reports it as kube does, and never meets a null where Go has a struct.
 //
 // Where each applies is worked out once per definition from the OpenAPI schemas: a tree of the
 // property paths that lead to a quantity or to an optional map or list (required ones and the
@@ -36,6 +39,21 @@ interface Node {
   fields?: Map<string, Field>;
   /** List items or map values. */
   each?: Node;
+  /** The zero value a null list item or map value decodes to. */
+  zero?: () => unknown;
+}
+
+/** The Go zero value of a list item or map value type, when Go has one that is not nil. */
+function zeroOf(s: SchemaNode | undefined): (() => unknown) | undefined {
+  if (!s) return undefined;
+  const ref = refName(s);
+  const target = ref === undefined ? s : definitions[ref];
+  if (!target || ref === QUANTITY || target.format === 'int-or-string') return undefined;
+  if (target.type === 'object' && target.properties) return () => ({});
+  if (target.type === 'string') return target.format === 'byte' ? undefined : () => '';
+  if (target.type === 'integer' || target.type === 'number') return () => 0;
+  if (target.type === 'boolean') return () => false;
+  return undefined;
 }
 
 /**
@@ -51,8 +69,9 @@ function nodeOf(s: SchemaNode | undefined, visiting: Set<string>): Node | null {
   const ref = refName(s);
   if (ref !== undefined) return ref === QUANTITY ? { quantity: true } : definitionNode(ref, visiting);
   const inner = s.type === 'array' ? s.items : typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
-  const each = nodeOf(inner, visiting);
-  return each ? { each } : null;
+  const each = nodeOf(inner, visiting) ?? undefined;
+  const zero = zeroOf(inner);
+  return each || zero ? { each, zero } : null;
 }
 
 function definitionNode(name: string, visiting = new Set<string>()): Node | null {
@@ -92,10 +111,13 @@ function walk(value: unknown, node: Node, passes: Passes): unknown {
     return parseQuantity(value) ? canonicalQuantity(value) : value;
   }
   if (value === null || typeof value !== 'object') return value;
-  if (node.each) {
-    const inner = node.each;
-    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = walk(value[i], inner, passes);
-    else for (const key of Object.keys(value)) (value as Record<string, unknown>)[key] = walk((value as Record<string, unknown>)[key], inner, passes);
+  if (node.each || node.zero) {
+    const record = value as Record<string, unknown>;
+    for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
+      let item = record[key];
+      if (item === null && node.zero) item = record[key] = node.zero();
+      if (node.each) record[key] = walk(item, node.each, passes);
+    }
     return value;
   }
   if (!node.fields || Array.isArray(value)) return value;

@@ -58,6 +58,15 @@ describe('request bodies of built-in kinds', () => {
     expect((await c.post('/apis/events.k8s.io/v1/namespaces/default/events', event('2021-01-01T00:00:00.000001Z'))).status).toBe(201);
   });
 
+  it('a null list item is the zero value Go decodes it to, so validation reports it (not a 500)', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'null-item' }, spec: { containers: [null] } };
+    const r = await c.post('/api/v1/namespaces/default/pods', pod);
+    expect(r.status).toBe(422);
+    expect(r.json.details.causes).toContainEqual({ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].name' });
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'nulls.example.com' }, spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'nulls', kind: 'Null' }, versions: [null] } };
+    expect((await c.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(422);
+  });
+
   it('a mistyped value is refused even with fieldValidation=Ignore', async () => {
     expect((await c.post(`${CM}?fieldValidation=Ignore`, cm('ignored', { a: true }))).status).toBe(400);
   });
