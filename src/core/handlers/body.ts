@@ -9,7 +9,7 @@ import { parseContentType, unsupportedMediaTypeMessage } from '../codec/negotiat
 import { applyDirective, checkFields, parseDirective } from '../registry/fieldvalidation/strict';
 import type { FieldCheckInput, } from '../registry/fieldvalidation/strict';
 import type { FieldValidationDirective, SchemaContext } from '../registry/fieldvalidation/types';
-import { GoTypeChecker } from '../registry/fieldvalidation/go-types';
+import { customMetadataTypeError, GoTypeChecker } from '../registry/fieldvalidation/go-types';
 import { definitions } from '../schema';
 import type { Obj } from '../registry/objects';
 import { decodeProtobufObject, NoProtobufForm, ProtobufError } from '../codec/protobuf';
@@ -171,10 +171,9 @@ export function decodeObjectBody(rc: RequestContext): unknown {
   if (!ctx || mediaType === PROTOBUF) return value;
   // A built-in kind decodes into Go structs: a value of the wrong JSON type fails the whole body
   // (400), whatever fieldValidation says. Custom kinds report types in validation (422).
-  if (!ctx.custom) {
-    const typeError = new GoTypeChecker(ctx).firstError(value);
-    if (typeError) throw badRequest(decodeErrorMessage(target.kind, typeError, body, bodyKind || target.kind, bodyVersion || target.apiVersion));
-  }
+  // Custom kinds: only their metadata is a Go struct; the rest is reported by validation (422).
+  const typeError = ctx.custom ? customMetadataTypeError(ctx.definitions, value) : new GoTypeChecker(ctx).firstError(value);
+  if (typeError) throw badRequest(decodeErrorMessage(target.kind, typeError, body, bodyKind || target.kind, bodyVersion || target.apiVersion));
   let checked = checkFields(input, ctx);
   // The fast path walks keys in sorted order; kube reports problems in document order.
   if (checked.errors.length && input.node === undefined && mediaType === 'application/json') {

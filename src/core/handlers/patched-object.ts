@@ -10,7 +10,7 @@
 import type { RequestContext } from '../server/context';
 import { invalid } from '../server/status';
 import { applyDirective, checkFields } from '../registry/fieldvalidation/strict';
-import { GoTypeChecker } from '../registry/fieldvalidation/go-types';
+import { customMetadataTypeError, GoTypeChecker } from '../registry/fieldvalidation/go-types';
 import { fieldValidationDirective, schemaContext } from './body';
 import { clone } from '../registry/objects';
 import { goJson } from '../fieldmanager/value';
@@ -31,7 +31,7 @@ export function patchedObjectDecoder(rc: RequestContext): (patched: unknown) => 
   const types = ctx.custom ? undefined : new GoTypeChecker(ctx);
   return (patched) => {
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) return patched;
-    const typeError = types?.firstError(patched);
+    const typeError = types ? types.firstError(patched) : customMetadataTypeError(ctx.definitions, patched);
     if (typeError) patchInvalid(patched, typeError);
     const outcome = applyDirective(checkFields({ value: clone(patched) }, ctx), directive);
     if (outcome.error) patchInvalid(patched, outcome.error);

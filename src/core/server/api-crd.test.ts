@@ -133,6 +133,17 @@ describe('CustomResourceDefinition lifecycle', () => {
     });
   });
 
+  it('metadata of the wrong type fails decoding (ObjectMeta is a Go struct even for custom objects): 400 on a body, 422 on a patch', async () => {
+    const body = cronTab('meta-typed');
+    const r = await c.post(CT, { ...body, metadata: { name: 'meta-typed', finalizers: 'x' } });
+    expect(failure(r)).toEqual({ code: 400, reason: 'BadRequest', message: 'CronTab in version "v1" cannot be handled as a CronTab: json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string' });
+    expect((await c.post(CT, body)).status).toBe(201);
+    const p = await c.patch(`${CT}/meta-typed`, { metadata: { labels: { a: 1 } } });
+    expect(p.status).toBe(422);
+    expect(p.json.message).toMatch(/: json: cannot unmarshal number into Go struct field ObjectMeta\.labels of type string$/);
+    expect((await c.get(`${CT}/meta-typed`)).json.metadata.labels).toBeUndefined();
+  });
+
   it('structural schema validation → 422 with causes', async () => {
     const r = await c.post(CT, cronTab('bad', { cronSpec: '* * * *', replicas: 15 }));
     const s = statusOf(r);

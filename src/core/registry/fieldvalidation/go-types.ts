@@ -219,3 +219,20 @@ function jsonKind(v: unknown): string {
   if (typeof v === 'boolean') return 'bool';
   return typeof v;
 }
+
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const metaCheckers = new WeakMap<object, GoTypeChecker>();
+
+/**
+ * A custom object's metadata decodes into ObjectMeta on its own (the CR handler round-trips it
+ * through JSON), so its first mistyped value reads `... Go struct field ObjectMeta.finalizers of
+ * type []string`. undefined when it fits (or there is no metadata object to check).
+ */
+export function customMetadataTypeError(definitions: SchemaContext['definitions'], obj: unknown): string | undefined {
+  const meta = obj && typeof obj === 'object' ? (obj as Record<string, unknown>).metadata : undefined;
+  if (meta === undefined || meta === null || !definitions) return undefined;
+  let checker = metaCheckers.get(definitions);
+  if (!checker) metaCheckers.set(definitions, (checker = new GoTypeChecker({ definitions, root: OBJECT_META })));
+  if (typeof meta !== 'object' || Array.isArray(meta)) return `json: cannot unmarshal ${jsonKind(meta)} into Go value of type v1.ObjectMeta`;
+  return checker.firstError(meta);
+}

@@ -50,7 +50,8 @@ function shouldDeleteDependents(finalizers: readonly string[], opts: GcDeleteOpt
  * at the end.
  */
 export function deletionFinalizers(current: readonly string[] | undefined, opts: GcDeleteOptions, defaultOrphan: boolean): string[] | undefined {
-  const finalizers = current ?? [];
+  // Objects stored before their metadata was type-checked may hold anything here.
+  const finalizers = Array.isArray(current) ? current : [];
   const next = finalizers.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
   if (shouldOrphan(finalizers, opts, defaultOrphan)) next.push(ORPHAN_FINALIZER);
   if (shouldDeleteDependents(finalizers, opts)) next.push(FOREGROUND_FINALIZER);

@@ -172,7 +172,7 @@ export class GarbageCollector {
 
   private async removeFinalizer(loc: Located, uid: string, finalizer: string): Promise<void> {
     await this.rewriteMeta(loc, uid, (meta) => {
-      const finalizers = (meta.finalizers as string[] | undefined) ?? [];
+      const finalizers: string[] = Array.isArray(meta.finalizers) ? meta.finalizers : [];
       if (!finalizers.includes(finalizer)) return false;
       const kept = finalizers.filter((f) => f !== finalizer);
       if (kept.length) meta.finalizers = kept;
