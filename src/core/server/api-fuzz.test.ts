@@ -80,6 +80,15 @@ function kube5xx(line: string, contentType: string | undefined): boolean {
   return line === '500 : resourceVersion should not be set on objects to be created' || line.startsWith('504 Timeout: Timeout: Too large resource version: ');
 }
 
+/** Impersonation headers: a user, groups, extras, a uid; well-formed or not. */
+function randomImpersonation(r: Rand): Record<string, string> {
+  const h: Record<string, string> = { 'impersonate-user': r.pick(['alice', 'system:serviceaccount:fuzz:default', 'system:anonymous', '', 'system:admin']) };
+  if (r.chance(0.5)) h['impersonate-group'] = r.pick(['system:masters', 'dev', '', 'system:authenticated']);
+  if (r.chance(0.2)) h[r.pick(['impersonate-extra-scopes', 'impersonate-extra-', 'impersonate-extra-%zz'])] = r.pick(['view', '']);
+  if (r.chance(0.2)) h['impersonate-uid'] = r.pick(['u-1', '']);
+  return h;
+}
+
 /** As the server reads it: every dryRun value `All` or empty (see handlers/options.ts). */
 function isDryRun(query: string): boolean {
   const values = new URLSearchParams(query).getAll('dryRun');
@@ -115,7 +124,8 @@ function firstDifference(a: unknown, b: unknown, path = ''): string | undefined 
 describe.each(SEEDS)('API fuzz, seed %i', (seed) => {
   let c: TestClient;
   beforeAll(async () => {
-    c = await startTestServer();
+    // Even seeds run with RBAC on, and some requests impersonate someone (often someone odd).
+    c = await startTestServer(seed % 2 === 0 ? { authorization: 'RBAC' } : {});
     expect((await c.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
     expect((await c.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', FUZZ_CRD)).status).toBe(201);
   });
@@ -133,6 +143,7 @@ describe.each(SEEDS)('API fuzz, seed %i', (seed) => {
     };
     const send = async (what: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply | undefined> => {
       try {
+        if (r.chance(0.05)) headers = { ...headers, ...randomImpersonation(r) };
         const reply = await c.request(method, url, body, headers);
         if (TRACE && url.includes(TRACE)) console.log(`step ${step} ${method} ${url} ${JSON.stringify(headers)}\n  sent ${JSON.stringify(body)}\n  got ${reply.status} ${reply.text}`);
         const shown = body instanceof Uint8Array ? new TextDecoder().decode(body.subarray(0, 120)) : JSON.stringify(body)?.slice(0, 300);
