@@ -84,12 +84,15 @@ describe('admission webhooks with kubectl', () => {
     await cluster.kubectl(['delete', 'validatingwebhookconfiguration', 'reject']);
   });
 
-  it('a server-side dry run against a webhook with side effects fails', async () => {
+  it('a webhook with side effects cannot be configured in v1; a NoneOnDryRun one lets a server-side dry run through', async () => {
     const cc = { url: `${hooks.url}/allow`, caBundle: hooks.caBundle };
-    await cluster.kubectl(['apply', '-f', '-'], { stdin: configuration('ValidatingWebhookConfiguration', 'effects', { name: 'effects.example.com', clientConfig: cc, sideEffects: 'Some' }) });
+    const some = await cluster.kubectl(['apply', '-f', '-'], { stdin: configuration('ValidatingWebhookConfiguration', 'effects', { name: 'effects.example.com', clientConfig: cc, sideEffects: 'Some' }) });
+    expect(some.code).not.toBe(0);
+    expect(some.stderr).toContain('webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"');
+    await cluster.kubectl(['apply', '-f', '-'], { stdin: configuration('ValidatingWebhookConfiguration', 'effects', { name: 'effects.example.com', clientConfig: cc, sideEffects: 'NoneOnDryRun' }) });
     const dry = await cluster.kubectl(['create', 'configmap', 'dry', '-n', 'default', '--dry-run=server']);
-    expect(dry.code).not.toBe(0);
-    expect(dry.stderr).toContain('admission webhook "effects.example.com" does not support dry run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('configmap/dry created (server dry run)');
     await cluster.kubectl(['delete', 'validatingwebhookconfiguration', 'effects']);
   });
 

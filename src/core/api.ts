@@ -42,6 +42,12 @@ export interface ApiServerOptions {
   /** Calls admission webhooks (`clientConfig.url`); without it every webhook call fails per its failurePolicy. */
   webhookTransport?: WebhookTransport;
   /**
+   * Origins (`http://127.0.0.1:8080`) whose webhook URLs the host answers itself, with no network
+   * in between (the Service Worker: its own origin, served by the open tab). Their URLs may be
+   * http; kube's rule, https only, holds for every other URL.
+   */
+  localWebhookOrigins?: readonly string[];
+  /**
    * PEM of the CA the host's TLS serving certificate chains to (the Node host's --secure-port CA).
    * Published as `ca.crt` in every namespace's kube-root-ca.crt; without it the cluster makes and
    * stores a self-signed CA of its own.

@@ -45,6 +45,8 @@ export interface RegistryContext {
   closed: boolean;
   /** Admission webhooks (absent in test doubles); `configured()` is the cheap "any at all?" check. */
   webhooks?: WebhookAdmission;
+  /** See ApiServerOptions.localWebhookOrigins. */
+  localWebhookOrigins?: readonly string[];
 }
 
 /** The webhook plug-ins as the store calls them. */

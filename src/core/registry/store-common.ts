@@ -82,7 +82,8 @@ export function validateWrite(ctx: RegistryContext, r: ServedResource, obj: Obj,
   const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: custom ? 'subdomain' : nameRuleFor(group, kind) });
   if (old) errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata));
   const rules = rulesFor(group, kind);
-  if (rules) errs.push(...((old ? rules.validateUpdate?.(obj, old, subresource) : rules.validateCreate?.(obj)) ?? []));
+  const env = { localWebhookOrigins: ctx.localWebhookOrigins };
+  if (rules) errs.push(...((old ? rules.validateUpdate?.(obj, old, subresource, env) : rules.validateCreate?.(obj, env)) ?? []));
   const hooks = hooksFor(ctx, r);
   if (hooks?.validate) errs.push(...hooks.validate(ctx, r, obj, old));
   if (errs.length) throw invalid(group, kind, obj.metadata?.name ?? '', errs);

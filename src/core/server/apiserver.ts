@@ -60,6 +60,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   registerApiServiceHooks(ctx);
   registerAdmission(ctx);
   ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);
+  ctx.localWebhookOrigins = opts.localWebhookOrigins;
   // RBAC: the authorizer mirrors the stored policy (loaded and watched once bootstrap has run).
   const rbacSync = opts.authorization === 'RBAC' ? new RbacStoreSync(ctx, new RbacAuthorizer()) : undefined;
   // Service-account tokens are issued and reviewed always; they authenticate requests only when authentication is on.

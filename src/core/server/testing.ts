@@ -3,6 +3,7 @@
 // nothing from vitest so it stays a plain module the core's tsconfig can check.
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../api';
 import { bodyBytes, isParts, isStream, type ApiResponse, type ApiStream } from '../types';
+import { createMemoryBackend } from '../../backends/memory/memory-backend';
 
 /** A response with its body decoded once. */
 export interface Reply {
@@ -172,4 +173,23 @@ let counter = 0;
 export function uniqueName(prefix: string): string {
   counter += 1;
   return `${prefix}-${counter}`;
+}
+
+/**
+ * A server whose storage holds objects as an older release may have stored them: `write` makes
+ * them through the API, `rewrite` then edits each stored JSON text (e.g. a webhook's
+ * `sideEffects: Some`, which v1 validation refuses now), and the server starts on that state.
+ */
+export async function startWithStoredState(
+  opts: ApiServerOptions,
+  write: (c: TestClient) => Promise<unknown>,
+  rewrite: (key: string, value: string) => string,
+): Promise<TestClient> {
+  const first = await startTestServer();
+  await write(first);
+  const state = await first.api.snapshot!();
+  await first.close();
+  const values = (state.values ?? []).map(([k, v]) => [k, rewrite(k, v)] as [string, string]);
+  const events = state.events.map((e) => (e.value === undefined ? e : { ...e, value: rewrite(e.key, e.value) }));
+  return startTestServer({ ...opts, backend: createMemoryBackend({ ...state, values, events }) });
 }

@@ -35,7 +35,7 @@ const webhookTransport = createSwWebhookTransport({
 });
 const runtime = createApiRuntime({
   dbName: DB_NAME,
-  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host, webhookTransport },
+  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host, webhookTransport, localWebhookOrigins: [new URL(BASE_URL).origin] },
   settings: () => startupOptions(settingsStore, (error) => console.warn(error)),
 });
 

@@ -81,7 +81,7 @@ describe('Service Worker webhook transport', () => {
     const page = w.tab('tab-1');
     page.handlers.register('/webhooks/deny', denyRejectYes);
     expect(w.registry.paths()).toEqual(['/webhooks/deny']);
-    client = await startTestServer({ webhookTransport: w.transport });
+    client = await startTestServer({ webhookTransport: w.transport, localWebhookOrigins: [ORIGIN] });
     await client.post(V, config('ValidatingWebhookConfiguration', 'deny', [hook('deny.playground.test', `${ORIGIN}/webhooks/deny`)]));
     const denied = await client.post(CM, cm('bad', { reject: 'yes' }));
     expect(denied.status).toBe(403);
@@ -95,7 +95,7 @@ describe('Service Worker webhook transport', () => {
   it('applies a mutating handler\'s JSON patch', async () => {
     const w = world();
     w.tab('tab-1').handlers.register('webhooks/label', () => ({ allowed: true, patchType: 'JSONPatch', patch: btoa(JSON.stringify([{ op: 'add', path: '/metadata/labels/team', value: 'blue' }])) }));
-    client = await startTestServer({ webhookTransport: w.transport });
+    client = await startTestServer({ webhookTransport: w.transport, localWebhookOrigins: [ORIGIN] });
     await client.post(M, config('MutatingWebhookConfiguration', 'label', [hook('label.playground.test', `${ORIGIN}/webhooks/label`)]));
     const res = await client.post(CM, cm('m', { keep: 'me' }));
     expect(res.status).toBe(201);
@@ -106,7 +106,7 @@ describe('Service Worker webhook transport', () => {
     const w = world();
     const page = w.tab('tab-1');
     const stop = page.handlers.register('/webhooks/deny', denyRejectYes);
-    client = await startTestServer({ webhookTransport: w.transport });
+    client = await startTestServer({ webhookTransport: w.transport, localWebhookOrigins: [ORIGIN] });
     await client.post(V, config('ValidatingWebhookConfiguration', 'deny', [hook('deny.playground.test', `${ORIGIN}/webhooks/deny`)]));
     await client.post(V, config('ValidatingWebhookConfiguration', 'lenient', [hook('lenient.playground.test', `${ORIGIN}/webhooks/other`, { failurePolicy: 'Ignore' })]));
     stop();
@@ -125,7 +125,7 @@ describe('Service Worker webhook transport', () => {
     const second = w.tab('tab-2');
     first.handlers.register('/webhooks/deny', () => ({ allowed: false, status: { message: 'from tab 1' } }));
     second.handlers.register('/webhooks/deny', () => ({ allowed: false, status: { message: 'from tab 2' } }));
-    client = await startTestServer({ webhookTransport: w.transport });
+    client = await startTestServer({ webhookTransport: w.transport, localWebhookOrigins: [ORIGIN] });
     await client.post(V, config('ValidatingWebhookConfiguration', 'deny', [hook('deny.playground.test', `${ORIGIN}/webhooks/deny`)]));
     expect((await client.post(CM, cm('a'))).json.message).toBe('admission webhook "deny.playground.test" denied the request: from tab 1');
     w.close(first);
@@ -141,7 +141,7 @@ describe('Service Worker webhook transport', () => {
     w.registry.announce('tab-1', ['/webhooks/deny']);
     live.handlers.register('/webhooks/deny', () => ({ allowed: false, status: { message: 'from tab 2' } }));
     expect(w.registry.clientsFor('/webhooks/deny')).toEqual(['tab-1', 'tab-2']);
-    client = await startTestServer({ webhookTransport: w.transport });
+    client = await startTestServer({ webhookTransport: w.transport, localWebhookOrigins: [ORIGIN] });
     await client.post(V, config('ValidatingWebhookConfiguration', 'deny', [hook('deny.playground.test', `${ORIGIN}/webhooks/deny`)]));
     expect((await client.post(CM, cm('a'))).json.message).toBe('admission webhook "deny.playground.test" denied the request: from tab 2');
     expect(stale.calls).toBe(1);
@@ -154,7 +154,7 @@ describe('Service Worker webhook transport', () => {
     const page = w.tab('tab-1', false);
     page.handlers.register('/webhooks/deny', denyRejectYes);
     expect(w.registry.paths()).toEqual([]);
-    client = await startTestServer({ webhookTransport: w.transport });
+    client = await startTestServer({ webhookTransport: w.transport, localWebhookOrigins: [ORIGIN] });
     await client.post(V, config('ValidatingWebhookConfiguration', 'deny', [hook('deny.playground.test', `${ORIGIN}/webhooks/deny`)]));
     expect((await client.post(CM, cm('bad', { reject: 'yes' }))).status).toBe(403);
     expect(w.registry.clientsFor('/webhooks/deny')).toEqual(['tab-1']);
@@ -167,7 +167,7 @@ describe('Service Worker webhook transport', () => {
       throw new TypeError('labels is undefined');
     });
     page.handlers.register('/webhooks/silent', () => new Promise(() => undefined));
-    client = await startTestServer({ webhookTransport: w.transport });
+    client = await startTestServer({ webhookTransport: w.transport, localWebhookOrigins: [ORIGIN] });
     await client.post(V, config('ValidatingWebhookConfiguration', 'throws', [hook('throws.playground.test', `${ORIGIN}/webhooks/throws`)]));
     const thrown = await client.post(CM, cm('a'));
     expect(thrown.status).toBe(500);
@@ -181,7 +181,7 @@ describe('Service Worker webhook transport', () => {
 
   it('posts other origins with fetch, and says why it cannot without it', async () => {
     const w = world();
-    client = await startTestServer({ webhookTransport: w.transport });
+    client = await startTestServer({ webhookTransport: w.transport, localWebhookOrigins: [ORIGIN] });
     await client.post(V, config('ValidatingWebhookConfiguration', 'remote', [hook('remote.playground.test', 'https://hooks.example.com/check')]));
     expect((await client.post(CM, cm('a'))).json.message).toBe('admission webhook "remote.playground.test" denied the request: remote says no');
     expect(w.fetched).toEqual(['https://hooks.example.com/check?timeout=10s']);

@@ -2,7 +2,7 @@
 // autoscaling/v1 Scale), pods/eviction (CREATE of a policy/v1 Eviction) and pods/binding (CREATE
 // of a v1 Binding), through the in-process API server with a fake transport.
 import { afterEach, describe, expect, it } from 'vitest';
-import { JSON_PATCH, startTestServer, type TestClient } from '../../server/testing';
+import { JSON_PATCH, startTestServer, startWithStoredState, type TestClient } from '../../server/testing';
 import type { WebhookCall } from './call';
 
 const seen: any[] = [];
@@ -113,9 +113,15 @@ describe('pods/eviction and pods/binding', () => {
   });
 
   it('refuses a dry-run eviction against a webhook with side effects', async () => {
-    client = await startTestServer({ webhookTransport: answering(() => ({ allowed: true })) });
-    await client.post(PODS, pod('p'));
-    await client.post(V, config('Validating', 'some', { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/*'] }, { sideEffects: 'Some' }));
+    // v1 refuses sideEffects Some now; a configuration stored by an older release still has it.
+    client = await startWithStoredState(
+      { webhookTransport: answering(() => ({ allowed: true })) },
+      async (c) => {
+        await c.post(PODS, pod('p'));
+        await c.post(V, config('Validating', 'some', { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/*'] }, { sideEffects: 'None' }));
+      },
+      (key, value) => (key.includes('validatingwebhookconfigurations') ? value.replace('"sideEffects":"None"', '"sideEffects":"Some"') : value),
+    );
     const res = await client.post(`${PODS}/p/eviction?dryRun=All`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p' } });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe('admission webhook "some.example.com" does not support dry run');

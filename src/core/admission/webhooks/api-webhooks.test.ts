@@ -1,7 +1,7 @@
 // Admission webhooks through the in-process API server, with a transport function that answers
 // AdmissionReviews the way a webhook server would.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, JSON_PATCH, type TestClient } from '../../server/testing';
+import { startTestServer, startWithStoredState, JSON_PATCH, type TestClient } from '../../server/testing';
 import type { WebhookCall } from './call';
 
 type Answer = (review: any, call: WebhookCall) => any;
@@ -82,8 +82,12 @@ describe('validating webhooks', () => {
 
   it('refuses a dry run against side effects, calls None hooks with dryRun true', async () => {
     const seen: any[] = [];
-    client = await startTestServer({ webhookTransport: transport(() => ({ allowed: true }), seen) });
-    await client.post(V, validating('v', [hook('some.example.com', { sideEffects: 'Some' })]));
+    // v1 refuses sideEffects Some now; a configuration stored by an older release still has it.
+    client = await startWithStoredState(
+      { webhookTransport: transport(() => ({ allowed: true }), seen) },
+      (c) => c.post(V, validating('v', [hook('some.example.com', { sideEffects: 'None' })])),
+      (key, value) => (key.includes('validatingwebhookconfigurations') ? value.replace('"sideEffects":"None"', '"sideEffects":"Some"') : value),
+    );
     const res = await client.post(`${CM}?dryRun=All`, cm('dry'));
     expect(res.status).toBe(400);
     expect(res.json.message).toBe('admission webhook "some.example.com" does not support dry run');
@@ -135,7 +139,7 @@ describe('mutating webhooks', () => {
         return { status: 200, body: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }) };
       },
     });
-    await client.post(M, mutating('m', [hook('a', { clientConfig: { url: 'https://h/a' }, reinvocationPolicy: 'IfNeeded' }), hook('b', { clientConfig: { url: 'https://h/b' } })]));
+    await client.post(M, mutating('m', [hook('a.example.com', { clientConfig: { url: 'https://h/a' }, reinvocationPolicy: 'IfNeeded' }), hook('b.example.com', { clientConfig: { url: 'https://h/b' } })]));
     const res = await client.post(CM, cm('m', { keep: 'me' }));
     expect(res.status).toBe(201);
     expect(res.json.metadata.labels).toEqual({ keep: 'me', a: 'added', b: 'x' });
@@ -147,7 +151,7 @@ describe('mutating webhooks', () => {
     expect(upd.status).toBe(200);
     expect(upd.json.metadata.labels.b).toBe('x');
     const ev = client.api.audit!.events().filter((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps').pop();
-    expect(ev?.annotations?.['mutation.webhook.admission.k8s.io/round_0_index_0']).toBe('{"configuration":"m","webhook":"a","mutated":true}');
+    expect(ev?.annotations?.['mutation.webhook.admission.k8s.io/round_0_index_0']).toBe('{"configuration":"m","webhook":"a.example.com","mutated":true}');
   });
 
   it('rejects an invalid answer as a call failure', async () => {

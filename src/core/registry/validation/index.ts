@@ -1,6 +1,7 @@
 // Validation and defaulting for built-in kinds, as kube-apiserver v1.23 does it. The registry
 // calls, per write: prepareForUpdate (updates), defaults, allocateServiceAddresses (Services),
 // validateObjectMeta[/Update] and the kind's validateCreate/validateUpdate.
+import { mutatingWebhookConfigurationRules, validatingWebhookConfigurationRules } from './admission-registration';
 import { horizontalPodAutoscalerRules } from './autoscaling';
 import { cronJobRules, jobRules } from './batch';
 import { configMapRules, secretRules } from './config';
@@ -87,6 +88,8 @@ const RULES: Record<string, KindRules> = {
   'rbac.authorization.k8s.io/ClusterRoleBinding': clusterRoleBindingRules,
   'coordination.k8s.io/Lease': leaseRules,
   'scheduling.k8s.io/PriorityClass': priorityClassRules,
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': mutatingWebhookConfigurationRules,
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': validatingWebhookConfigurationRules,
 };
 
 /** Key: "<group>/<Kind>" with "" for core, e.g. "/Pod", "apps/Deployment". */

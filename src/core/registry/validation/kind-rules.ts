@@ -1,6 +1,12 @@
 // The per-kind hooks the registry calls around a write.
 import type { FieldError } from '../../server/status';
 
+/** What the server is configured with that a kind's validation needs. */
+export interface ValidationEnv {
+  /** Webhook URL origins the host answers itself (may be http). */
+  localWebhookOrigins?: readonly string[];
+}
+
 export interface KindRules {
   /** Fill defaults in place (create and update), as the v1.23 defaulting functions do. */
   defaults?(obj: any): void;
@@ -10,10 +16,10 @@ export interface KindRules {
    */
   prepareForUpdate?(obj: any, old: any): void;
   /** Validate a new object (create). Metadata is checked separately by validateObjectMeta. */
-  validateCreate?(obj: any): FieldError[];
+  validateCreate?(obj: any, env?: ValidationEnv): FieldError[];
   /**
    * Validate an update (old = stored object); immutable-field checks here. Metadata:
    * validateObjectMetaUpdate. `subresource` is '' for the main resource.
    */
-  validateUpdate?(obj: any, old: any, subresource?: string): FieldError[];
+  validateUpdate?(obj: any, old: any, subresource?: string, env?: ValidationEnv): FieldError[];
 }
