@@ -197,13 +197,16 @@ describe('upkeep', () => {
     expect((await c.get(`${FC}/flowschemas/orphan`)).json.status.conditions).toHaveLength(1);
   });
 
-  it('puts back a mandatory spec and annotation whatever the annotation says', async () => {
-    await c.patch(`${FC}/prioritylevelconfigurations/catch-all`, { metadata: { annotations: { [AUTO]: 'false' } }, spec: { limited: { assuredConcurrencyShares: 7 } } });
+  it('a mandatory spec cannot change (validation), and its annotation is put back whatever it says', async () => {
+    const spec = await c.patch(`${FC}/prioritylevelconfigurations/catch-all`, { spec: { limited: { assuredConcurrencyShares: 7 } } });
+    expect(spec.status).toBe(422);
+    expect(spec.json.message).toContain("spec of 'catch-all' must equal the fixed value");
+    await c.patch(`${FC}/prioritylevelconfigurations/catch-all`, { metadata: { annotations: { [AUTO]: 'false' } } });
     const pl = await until(async () => {
       const cur = (await c.get(`${FC}/prioritylevelconfigurations/catch-all`)).json;
       return cur.spec.limited.assuredConcurrencyShares === 5 && cur.metadata.annotations[AUTO] === 'true' && cur;
     }, 'catch-all restored');
-    expect(pl.metadata.generation).toBe(3);
+    expect(pl.metadata.generation).toBe(1);
     await c.del(`${FC}/flowschemas/exempt`);
     await until(async () => (await c.get(`${FC}/flowschemas/exempt`)).status === 200, 'exempt recreated');
   });

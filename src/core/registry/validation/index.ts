@@ -22,6 +22,9 @@ import { persistentVolumeRules, storageClassRules } from './storage';
 import { clusterRoleBindingRules, clusterRoleRules, roleBindingRules, roleRules } from './rbac';
 import { serviceRules } from './service';
 import { priorityClassRules } from './scheduling';
+import { flowSchemaRules, priorityLevelConfigurationRules } from './flowcontrol';
+import { runtimeClassRules } from './node';
+import { csiDriverRules, csiNodeRules, csiStorageCapacityRules, volumeAttachmentRules } from './storage-csi';
 
 export type { KindRules } from './kind-rules';
 export type { NameRule } from './names';
@@ -54,6 +57,13 @@ export { cronScheduleError } from './cron';
 export { SYSTEM_PRIORITY_CLASSES } from './scheduling';
 
 const RULES: Record<string, KindRules> = {
+  'node.k8s.io/RuntimeClass': runtimeClassRules,
+  'storage.k8s.io/CSIDriver': csiDriverRules,
+  'storage.k8s.io/CSINode': csiNodeRules,
+  'storage.k8s.io/VolumeAttachment': volumeAttachmentRules,
+  'storage.k8s.io/CSIStorageCapacity': csiStorageCapacityRules,
+  'flowcontrol.apiserver.k8s.io/FlowSchema': flowSchemaRules,
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': priorityLevelConfigurationRules,
   '/Namespace': namespaceRules,
   '/Pod': podRules,
   '/Service': serviceRules,
