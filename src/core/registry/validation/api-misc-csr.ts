@@ -40,8 +40,8 @@ function bytesOf(v: unknown): Uint8Array | null {
   return decodeBase64(v).bytes ?? new Uint8Array(0);
 }
 
-function conditionsOf(csr: Obj): unknown[] {
-  const c = isObj(csr.status) ? csr.status.conditions : undefined;
+function conditionsOf(csr: unknown): unknown[] {
+  const c = isObj(csr) && isObj(csr.status) ? csr.status.conditions : undefined;
   return Array.isArray(c) ? c : [];
 }
 
@@ -259,7 +259,7 @@ function validateCSRUpdate(csr: Obj, old: Obj, opts: Options): FieldError[] {
 }
 
 /** SetDefaults_CertificateSigningRequestCondition: a condition without a status is True. */
-function defaults(csr: Obj): void {
+function defaults(csr: unknown): void {
   for (const c of conditionsOf(csr)) if (isObj(c) && !str(c.status)) c.status = 'True';
 }
 
@@ -267,7 +267,7 @@ function defaults(csr: Obj): void {
 function prepareForUpdate(csr: Obj, old: Obj): void {
   if (!isObj(old)) return;
   if (old.spec === undefined) delete csr.spec;
-  else csr.spec = structuredClone(old.spec);
+  else csr.spec = JSON.parse(JSON.stringify(old.spec));
 }
 
 function validateCreate(csr: Obj): FieldError[] {

@@ -24,6 +24,7 @@ import { serviceRules } from './service';
 import { priorityClassRules } from './scheduling';
 import { flowSchemaRules, priorityLevelConfigurationRules } from './flowcontrol';
 import { runtimeClassRules } from './node';
+import { apiServiceRules, certificateSigningRequestRules, controllerRevisionRules } from './api-misc';
 import { csiDriverRules, csiNodeRules, csiStorageCapacityRules, volumeAttachmentRules } from './storage-csi';
 
 export type { KindRules } from './kind-rules';
@@ -57,6 +58,9 @@ export { cronScheduleError } from './cron';
 export { SYSTEM_PRIORITY_CLASSES } from './scheduling';
 
 const RULES: Record<string, KindRules> = {
+  'apiregistration.k8s.io/APIService': apiServiceRules,
+  'certificates.k8s.io/CertificateSigningRequest': certificateSigningRequestRules,
+  'apps/ControllerRevision': controllerRevisionRules,
   'node.k8s.io/RuntimeClass': runtimeClassRules,
   'storage.k8s.io/CSIDriver': csiDriverRules,
   'storage.k8s.io/CSINode': csiNodeRules,
@@ -120,6 +124,8 @@ const NAME_RULES: Record<string, NameRule> = {
   // ValidatePodDisruptionBudget checks no metadata in v1.23; the generic create/update checks use
   // ValidatePathSegmentName for the name.
   'policy/PodDisruptionBudget': 'path-segment',
+  // ValidateCertificateRequestName: "We don't care what you call your certificate requests."
+  'certificates.k8s.io/CertificateSigningRequest': 'none',
 };
 
 /** The ValidateNameFunc kube-apiserver uses for the kind's metadata.name. */
