@@ -20,6 +20,17 @@ export function collectHeaders(raw: string[]): Record<string, string> {
   return headers;
 }
 
+/**
+ * An absolute-form request target (`GET http://host/api/v1/pods`, as a client talking to a
+ * proxy sends it) is served by its path and query, as Go's net/http serves it.
+ */
+export function originForm(url: string): string {
+  const m = /^https?:\/\/[^/?#]*/i.exec(url);
+  if (!m) return url;
+  const rest = url.slice(m[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /** True when the request announces a body (a length above zero, or chunked framing). */
 function hasBody(headers: Record<string, string>): boolean {
   const len = headers['content-length'];
@@ -33,7 +44,7 @@ function hasBody(headers: Record<string, string>): boolean {
  */
 export function readApiRequest(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<ApiRequest | typeof BODY_TOO_LARGE> | ApiRequest | typeof BODY_TOO_LARGE {
   const headers = collectHeaders(req.rawHeaders);
-  const apiReq: ApiRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers };
+  const apiReq: ApiRequest = { method: req.method ?? 'GET', url: originForm(req.url ?? '/'), headers };
   if (!hasBody(headers)) return apiReq;
   const declared = headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return BODY_TOO_LARGE;
