@@ -24,6 +24,7 @@ import { serviceRules } from './service';
 import { priorityClassRules } from './scheduling';
 import { flowSchemaRules, priorityLevelConfigurationRules } from './flowcontrol';
 import { runtimeClassRules } from './node';
+import { eventsV1Rules } from './events-v1';
 import { apiServiceRules, certificateSigningRequestRules, controllerRevisionRules } from './api-misc';
 import { csiDriverRules, csiNodeRules, csiStorageCapacityRules, volumeAttachmentRules } from './storage-csi';
 
@@ -58,6 +59,7 @@ export { cronScheduleError } from './cron';
 export { SYSTEM_PRIORITY_CLASSES } from './scheduling';
 
 const RULES: Record<string, KindRules> = {
+  'events.k8s.io/Event': eventsV1Rules,
   'apiregistration.k8s.io/APIService': apiServiceRules,
   'certificates.k8s.io/CertificateSigningRequest': certificateSigningRequestRules,
   'apps/ControllerRevision': controllerRevisionRules,
