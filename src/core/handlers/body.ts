@@ -3,7 +3,7 @@
 import type { RequestContext } from '../server/context';
 import { badRequest, unsupportedMediaType } from '../server/status';
 import { decodeErrorMessage, parseJsonBody, bodyText } from '../codec/json';
-import { tooDeepAt } from '../codec/json-scan';
+import { MAX_NESTING } from '../codec/json-scan';
 import { parseYaml, yamlDuplicateKeyErrors } from '../codec/yaml';
 import { parseContentType, unsupportedMediaTypeMessage } from '../codec/negotiate';
 import { applyDirective, checkFields, parseDirective } from '../registry/fieldvalidation/strict';
@@ -59,8 +59,10 @@ function targetKind(rc: RequestContext): { kind: string; apiVersion: string } {
  */
 function fastJson(body: Uint8Array): { value: Obj } | undefined {
   const text = bodyText(body);
-  // Too deep for the walkers after this: the scanner words the refusal.
-  if (tooDeepAt(text) >= 0) return undefined;
+  // One pass over the text: members for the duplicate check, and nesting, which past
+  // MAX_NESTING is left to the scanner to refuse in Go's words.
+  const scan = scanMembers(text);
+  if (scan.tooDeep) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -71,12 +73,14 @@ function fastJson(body: Uint8Array): { value: Obj } | undefined {
   const o = value as Obj;
   if ((o.kind !== undefined && typeof o.kind !== 'string') || (o.apiVersion !== undefined && typeof o.apiVersion !== 'string')) return undefined;
   if (typeof o.apiVersion === 'string' && o.apiVersion.split('/').length > 2) return undefined;
-  if (memberCount(text) !== keyCount(value)) return undefined;
+  if (scan.members !== keyCount(value)) return undefined;
   return { value: o };
 }
 
-function memberCount(text: string): number {
+/** Members (colons outside strings), and whether brackets nest deeper than MAX_NESTING. */
+function scanMembers(text: string): { members: number; tooDeep: boolean } {
   let n = 0;
+  let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -85,8 +89,11 @@ function memberCount(text: string): number {
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 58) n++;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_NESTING) return { members: n, tooDeep: true };
+    } else if (c === 93 || c === 125) depth--;
   }
-  return n;
+  return { members: n, tooDeep: false };
 }
 
 function keyCount(v: unknown): number {

@@ -10,16 +10,10 @@ import type { KindRules, ValidationEnv } from './kind-rules';
 import { parseGoURL, type GoURL } from './go-url';
 import { validateLabelSelector } from './meta';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum } from './names';
+import { isObj, isSet, objs, str, strs, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 /** A []string as Go decodes it: a null item is the zero value "". */
-const strs = (v: unknown): string[] => (Array.isArray(v) ? v.map(str) : []);
-/** A list of structs: a null item decodes to the zero struct. */
-const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 
 /** AcceptedAdmissionReviewVersions (v1.17+). */
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];

@@ -11,11 +11,9 @@ import { utf8Length } from './meta';
 import { DNS1123_LABEL_MAX, DNS1123_SUBDOMAIN_MAX, isDNS1123Label, isDNS1123Subdomain } from './names';
 import { decodeBase64 } from './base64';
 import { bytesToLatin1, checkOuterSequence, goBytes, pemDecode } from './api-misc-pem';
+import { isObj, str, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 export const LEGACY_UNKNOWN_SIGNER_NAME = 'kubernetes.io/legacy-unknown';
 

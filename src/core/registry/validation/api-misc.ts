@@ -11,13 +11,11 @@ import type { KindRules } from './kind-rules';
 import { decodeBase64 } from './base64';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPathSegmentName, isValidPortNum } from './names';
 import { goBytes } from './api-misc-pem';
+import { isObj, str, type Obj } from './values';
 
 export { certificateSigningRequestRules } from './api-misc-csr';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
 // ---------------------------------------------------------------- APIService

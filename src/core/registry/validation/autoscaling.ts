@@ -4,10 +4,9 @@
 import { type FieldError, invalid, required } from './errors';
 import type { KindRules } from './kind-rules';
 import { isValidPathSegmentName } from './names';
+import { isObj, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The default scaling rules (v2 and v2beta2 GenerateHPAScaleUpRules / ScaleDownRules): only unset parts are filled. */
 function defaultRules(rules: unknown, window: number, policies: Obj[]): Obj {

@@ -55,31 +55,47 @@ export const nodeRules: KindRules = {
   validateUpdate: (node) => validateTaints(node.spec?.taints, 'spec.taints'),
 };
 
-/** legacyValidateEvent: the involved object's namespace must agree with the event's. */
-function validateEvent(ev: Obj): FieldError[] {
+/** Where an Event's fields are: the core v1 names, or events.k8s.io's for the same internal fields. */
+export interface EventFieldNames {
+  involvedObject: 'involvedObject' | 'regarding';
+  reportingController: 'reportingComponent' | 'reportingController';
+  message: 'message' | 'note';
+}
+
+const CORE_EVENT: EventFieldNames = { involvedObject: 'involvedObject', reportingController: 'reportingComponent', message: 'message' };
+
+/**
+ * legacyValidateEvent: the involved object's namespace must agree with the event's, and a
+ * new-style event (with eventTime) names its reporter, action and reason. Paths are the internal
+ * type's, whatever names the request used.
+ */
+export function legacyValidateEvent(ev: Obj, names: EventFieldNames = CORE_EVENT): FieldError[] {
   const errs: FieldError[] = [];
   const ns = String(ev.metadata?.namespace ?? '');
-  const ions = String(ev.involvedObject?.namespace ?? '');
+  const ions = String(ev[names.involvedObject]?.namespace ?? '');
   const mismatch = () => invalid('involvedObject.namespace', ions, 'does not match event.namespace');
   if (!ev.eventTime) {
     if (!ions) {
       if (ns !== '' && ns !== 'default') errs.push(mismatch());
     } else if (ns !== ions) errs.push(mismatch());
   } else {
+    const controller = ev[names.reportingController];
     if (!ions && ns !== 'default' && ns !== 'kube-system') errs.push(mismatch());
-    if (!ev.reportingComponent) errs.push(required('reportingController'));
-    for (const m of isQualifiedName(String(ev.reportingComponent ?? ''))) errs.push(invalid('reportingController', ev.reportingComponent ?? '', m));
+    if (!controller) errs.push(required('reportingController'));
+    for (const m of isQualifiedName(String(controller ?? ''))) errs.push(invalid('reportingController', controller ?? '', m));
     if (!ev.reportingInstance) errs.push(required('reportingInstance'));
     if (String(ev.reportingInstance ?? '').length > 128) errs.push(invalid('reportingInstance', '', 'can have at most 128 characters'));
     if (!ev.action) errs.push(required('action'));
     if (String(ev.action ?? '').length > 128) errs.push(invalid('action', '', 'can have at most 128 characters'));
     if (!ev.reason) errs.push(required('reason'));
     if (String(ev.reason ?? '').length > 128) errs.push(invalid('reason', '', 'can have at most 128 characters'));
-    if (String(ev.message ?? '').length > 1024) errs.push(invalid('message', '', 'can have at most 1024 characters'));
+    if (String(ev[names.message] ?? '').length > 1024) errs.push(invalid('message', '', 'can have at most 1024 characters'));
   }
   for (const m of isDNS1123Subdomain(ns)) errs.push(invalid('namespace', ns, m));
   return errs;
 }
+
+const validateEvent = (ev: Obj): FieldError[] => legacyValidateEvent(ev);
 
 export const eventRules: KindRules = {
   validateCreate: validateEvent,

@@ -7,10 +7,9 @@ import { INVALID_IP, isIPv4, nonSpecialIPMessages, parseIP } from './ip-address'
 import type { KindRules } from './kind-rules';
 import { validateImmutable, validateLabels } from './meta';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPortNum } from './names';
+import { isObj, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 

@@ -6,39 +6,14 @@
 // reportingController, which kube names per request version.
 import { type FieldError, invalid, required } from './errors';
 import type { KindRules } from './kind-rules';
-import { isDNS1123Subdomain, isQualifiedName } from './names';
+import { legacyValidateEvent, type EventFieldNames } from './core-misc';
+import { str, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const isSet = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
-/** legacyValidateEvent in the events.k8s.io shape (regarding is the involved object). */
-function legacy(ev: Obj): FieldError[] {
-  const errs: FieldError[] = [];
-  const ns = str(ev.metadata?.namespace);
-  const regardingNs = str(ev.regarding?.namespace);
-  const mismatch = () => invalid('involvedObject.namespace', regardingNs, 'does not match event.namespace');
-  if (!isSet(ev.eventTime)) {
-    if (!regardingNs) {
-      if (ns !== '' && ns !== 'default') errs.push(mismatch());
-    } else if (ns !== regardingNs) errs.push(mismatch());
-  } else {
-    if (!regardingNs && ns !== 'default' && ns !== 'kube-system') errs.push(mismatch());
-    const controller = str(ev.reportingController);
-    if (!controller) errs.push(required('reportingController'));
-    for (const m of isQualifiedName(controller)) errs.push(invalid('reportingController', controller, m));
-    if (!isSet(ev.reportingInstance)) errs.push(required('reportingInstance'));
-    if (str(ev.reportingInstance).length > 128) errs.push(invalid('reportingInstance', '', 'can have at most 128 characters'));
-    if (!isSet(ev.action)) errs.push(required('action'));
-    if (str(ev.action).length > 128) errs.push(invalid('action', '', 'can have at most 128 characters'));
-    if (!isSet(ev.reason)) errs.push(required('reason'));
-    if (str(ev.reason).length > 128) errs.push(invalid('reason', '', 'can have at most 128 characters'));
-    if (str(ev.note).length > 1024) errs.push(invalid('message', '', 'can have at most 1024 characters'));
-  }
-  for (const m of isDNS1123Subdomain(ns)) errs.push(invalid('namespace', ns, m));
-  return errs;
-}
+const EVENTS_V1: EventFieldNames = { involvedObject: 'regarding', reportingController: 'reportingController', message: 'note' };
+const legacy = (ev: Obj): FieldError[] => legacyValidateEvent(ev, EVENTS_V1);
 
 /** validateV1EventSeries. */
 function series(ev: Obj): FieldError[] {

@@ -2,14 +2,9 @@
 // prints the internal types in Invalid values (%#v), and the mandatory objects (exempt,
 // catch-all) whose specs must equal kube's fixed values, compared as Semantic.DeepEqual would.
 import { goStringSlice } from './gofmt';
+import { isObj, objs as structs, str, type Obj } from './values';
 
-export type Obj = Record<string, any>;
-
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 export const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-/** A list of structs: a null element decodes to the zero struct. */
-export const structs = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 /** A []string; undefined when the list is nil (missing or null). */
 export const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.map(str) : undefined);
 export const FLOW_SCHEMA_MAX_MATCHING_PRECEDENCE = 10000;

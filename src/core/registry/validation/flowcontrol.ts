@@ -7,17 +7,12 @@ import { type FieldError, child, duplicate, forbidden, index, invalid, notSuppor
 import { goStringSlice } from './gofmt';
 import type { KindRules } from './kind-rules';
 import { isDNS1123Label, isDNS1123Subdomain } from './names';
+import { isObj, objs as structs, str, type Obj } from './values';
 import {
-  type Obj,
-  isObj,
-  str,
   num,
-  structs,
   strings,
   FLOW_SCHEMA_MAX_MATCHING_PRECEDENCE,
   NAME_EXEMPT,
-  NAME_CATCH_ALL,
-  slice,
   goFlowSchemaSpec,
   goDistinguisher,
   goPriorityLevelSpec,

@@ -5,11 +5,9 @@ import { type FieldError, child, forbidden, invalid, notSupported, required, too
 import type { KindRules } from './kind-rules';
 import { utf8Length, validateImmutable } from './meta';
 import { isDNS1123Label, isDNS1123Subdomain, isValidPathSegmentName, regexError } from './names';
+import { isObj, isSet, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
 const MAX_CONTROLLER_LENGTH = 250;
 /** RFC 3986 path characters (apimachinery's httpPathFmt). */

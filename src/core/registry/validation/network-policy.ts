@@ -7,11 +7,9 @@ import { goStringSlice } from './gofmt';
 import type { KindRules } from './kind-rules';
 import { validateLabelSelector } from './meta';
 import { isValidPortName, isValidPortNum } from './names';
+import { isObj, isSet, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];

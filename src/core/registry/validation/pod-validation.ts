@@ -254,32 +254,41 @@ function validateVolumes(volumes: unknown, path: string): { names: Set<string>; 
   return { names, errs };
 }
 
-function validateTolerations(tolerations: unknown, path: string): FieldError[] {
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+
+/** core.Toleration as %#v prints it (TolerationSeconds is a pointer: a stand-in address). */
+export function goToleration(t: Obj): string {
+  const secs = t.tolerationSeconds !== undefined && t.tolerationSeconds !== null ? '(*int64)(0xc000b1c0a8)' : '(*int64)(nil)';
+  return (
+    `core.Toleration{Key:${JSON.stringify(text(t.key))}, Operator:${JSON.stringify(text(t.operator))}, ` +
+    `Value:${JSON.stringify(text(t.value))}, Effect:${JSON.stringify(text(t.effect))}, TolerationSeconds:${secs}}`
+  );
+}
+
+/** corevalidation.ValidateTolerations (v1.23), shared by pods and RuntimeClass scheduling. */
+export function validateTolerations(tolerations: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   list(tolerations).forEach((t, i) => {
     const ip = index(path, i);
-    if (t.key) for (const m of isQualifiedName(String(t.key))) errs.push(invalid(child(ip, 'key'), t.key, m));
-    if (!t.key && t.operator !== 'Exists') {
-      errs.push(invalid(child(ip, 'operator'), t.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    const [key, op, value, effect] = [text(t.key), text(t.operator), text(t.value), text(t.effect)];
+    if (key) for (const m of isQualifiedName(key)) errs.push(invalid(child(ip, 'key'), key, m));
+    if (!key && op !== 'Exists') {
+      errs.push(invalid(child(ip, 'operator'), op, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
     }
-    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') {
-      errs.push(invalid(child(ip, 'effect'), t.effect ?? '', 'effect must be \'NoExecute\' when `tolerationSeconds` is set'));
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && effect !== 'NoExecute') {
+      errs.push(invalid(child(ip, 'effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     }
-    switch (t.operator ?? '') {
-      case '':
-      case 'Equal':
-        for (const m of isValidLabelValue(String(t.value ?? ''))) errs.push(invalid(child(ip, 'operator'), t.value, m));
-        break;
-      case 'Exists':
-        if (t.value) errs.push(invalid(child(ip, 'operator'), t.value, "value must be empty when `operator` is 'Exists'"));
-        break;
-      default:
-        errs.push(notSupported(child(ip, 'operator'), t.operator, ['Equal', 'Exists']));
+    if (op === '' || op === 'Equal') {
+      const msgs = isValidLabelValue(value);
+      if (msgs.length) errs.push(invalid(child(ip, 'operator'), value, msgs.join(';')));
+    } else if (op === 'Exists') {
+      // Upstream passes the whole toleration as the bad value here.
+      if (value) errs.push(invalid(child(ip, 'operator'), t, "value must be empty when `operator` is 'Exists'", goToleration(t)));
+    } else {
+      errs.push(notSupported(child(ip, 'operator'), op, ['Equal', 'Exists']));
     }
-    if (t.effect) {
-      const ok = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
-      if (!ok.includes(t.effect)) errs.push(notSupported(child(ip, 'effect'), t.effect, ok));
-    }
+    if (effect && !TAINT_EFFECTS.includes(effect)) errs.push(notSupported(child(ip, 'effect'), effect, TAINT_EFFECTS));
   });
   return errs;
 }

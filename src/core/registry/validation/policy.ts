@@ -9,11 +9,9 @@ import { goIntOrString } from './gofmt';
 import type { KindRules } from './kind-rules';
 import { validateLabelSelector } from './meta';
 import { isValidPercent } from './names';
+import { isObj, isSet, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
 /**
  * The spec as field.Invalid prints it (%#v of the internal struct, in its v1.23 field order).

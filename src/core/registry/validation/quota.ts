@@ -17,10 +17,9 @@ import {
   validateResourceName,
   validateResourceQuantityValue,
 } from './resource-names';
+import { isObj, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const sortedKeys = (m: unknown): string[] => (isObj(m) ? Object.keys(m).sort() : []);
 
 // ---- ResourceQuota ----

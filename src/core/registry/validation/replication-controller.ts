@@ -6,10 +6,9 @@ import { goStringMap } from './gofmt';
 import type { KindRules } from './kind-rules';
 import { defaultPodTemplate } from './pod-defaults';
 import { validatePodTemplateSpec } from './pod-validation';
+import { isObj, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmptyMap = (v: unknown): v is Record<string, string> => isObj(v) && Object.keys(v).length > 0;
 
 /**

@@ -9,11 +9,9 @@ import type { KindRules } from './kind-rules';
 import { utf8Length, validateImmutable, validateLabelSelector } from './meta';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
 import { canonicalQuantity, isNegative, parseQuantity } from './quantity';
+import { isObj, isSet, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 const str = (v: unknown): string => (typeof v === 'string' ? v : isSet(v) ? String(v) : '');
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 const q = (s: string): string => JSON.stringify(s);

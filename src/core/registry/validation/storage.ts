@@ -9,11 +9,9 @@ import { utf8Length, validateImmutable } from './meta';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
 import { canonicalQuantity, parseQuantity } from './quantity';
 import { goQuantity, wholeUnits } from './resource-names';
+import { isObj, isSet, type Obj } from './values';
 
-type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isSet = (v: unknown) => v !== undefined && v !== null;
 
 // ---- PersistentVolume ----
 
