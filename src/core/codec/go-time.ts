@@ -198,3 +198,15 @@ function parseNanoseconds(value: string, n: number): { ns: number } | { range: t
   for (let i = 0; i < 10 - n; i++) scaled *= 10;
   return { ns: scaled };
 }
+
+/**
+ * time.Time's String() for a UTC time (`2006-01-02 15:04:05.999999999 -0700 MST`): how
+ * field.Error prints a metav1.Time or MicroTime value (both are Stringers through the embedded
+ * time.Time; the apiserver decodes times into its local zone, UTC in a cluster).
+ */
+export function goTimeString(t: GoTime): string {
+  const d = new Date(t.ms);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const frac = t.nanos ? '.' + pad(t.nanos, 9).replace(/0+$/, '') : '';
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${frac} +0000 UTC`;
+}

@@ -206,7 +206,8 @@ export function fieldErrorBody(e: FieldError): string {
 
 /** 422 Invalid with causes, worded as kube-apiserver (`ConfigMap "x" is invalid: [a: ..., b: ...]`). */
 export function invalid(group: string, kind: string, name: string, errs: FieldError[]): ApiError {
-  const msgs = errs.map((e) => (e.field ? `${e.field}: ${fieldErrorBody(e)}` : fieldErrorBody(e)));
+  // field.ErrorList.ToAggregate drops repeated messages (the causes keep every error).
+  const msgs = [...new Set(errs.map((e) => (e.field ? `${e.field}: ${fieldErrorBody(e)}` : fieldErrorBody(e))))];
   const agg = msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`;
   const what = group ? `${kind}.${group}` : kind;
   // StatusDetails' name, group and kind are omitempty in kube.

@@ -25,7 +25,8 @@ describe('ResourceQuota', () => {
   it('scopes: unsupported, applied to a resource they cannot count, conflicting', () => {
     expect(rqMsg({ spec: { hard: { pods: '1' }, scopes: ['Nope'] } })).toBe('ResourceQuota "q" is invalid: spec.scopes: Invalid value: []core.ResourceQuotaScope{"Nope"}: unsupported scope');
     expect(rqMsg({ spec: { hard: { cpu: '1', pods: '1', secrets: '1' }, scopes: ['BestEffort'] } })).toBe(
-      'ResourceQuota "q" is invalid: [spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort"}: unsupported scope applied to resource, spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort"}: unsupported scope applied to resource]',
+      // One error per resource it cannot count (cpu, secrets); the message names it once, as ToAggregate drops repeats.
+      'ResourceQuota "q" is invalid: spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort"}: unsupported scope applied to resource',
     );
     expect(rqMsg({ spec: { hard: { pods: '1' }, scopes: ['Terminating', 'NotTerminating'] } })).toBe(
       'ResourceQuota "q" is invalid: spec.scopes: Invalid value: []core.ResourceQuotaScope{"Terminating", "NotTerminating"}: conflicting scopes',
