@@ -39,6 +39,33 @@ describe('unknown paths → 404', () => {
   });
 });
 
+describe('request targets Go cannot parse → 400 from the HTTP server', () => {
+  it('an invalid % escape in the path gets Go\'s plain-text 400, before any API handler', async () => {
+    for (const url of [`${CM}/a%zz`, '/api/v1/namespaces/def%2/configmaps', '/version%', '/nonsense%g1']) {
+      const r = await c.get(url);
+      expect(r.status, url).toBe(400);
+      expect(r.text).toBe('400 Bad Request');
+      expect(r.headers).toEqual({ 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    }
+    // Writes too: nothing is created.
+    expect((await c.post(`${CM}%zz`, configMap('pct'))).status).toBe(400);
+    expect((await c.get(`${CM}/pct`)).status).toBe(404);
+  });
+
+  it('a valid escape is read once, and %2F separates segments as in kube\'s routing', async () => {
+    expect((await c.post(CM, configMap('esc-1'))).status).toBe(201);
+    expect((await c.get(`${CM}/esc%2D1`)).json.metadata.name).toBe('esc-1');
+    expect(failure(await c.get(`${CM}/esc-1%2Fextra`))).toEqual(NOT_FOUND_PATH);
+  });
+
+  it('a bad escape or a semicolon in the query only drops that pair, as go1.17 does', async () => {
+    const r = await c.get(`${CM}?limit=1;x&labelSelector=%zz`);
+    expect(r.status).toBe(200);
+    expect(r.json.items.length).toBeGreaterThan(1);
+    expect(r.json.metadata.continue).toBeUndefined();
+  });
+});
+
 describe('unsupported verbs → 405', () => {
   it('PUT and PATCH on a collection', async () => {
     const put = await c.put(CM, configMap('x'));

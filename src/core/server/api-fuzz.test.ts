@@ -12,6 +12,7 @@ import { CONTENT_TYPES, FUZZ_CRD, Rand, randomJsonPatch, randomMergePatch, rando
 import type { SchemaNode } from '../schema';
 import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
 import { stringify as toYamlText } from 'yaml';
+import { parseTarget } from './requestinfo';
 
 const SEEDS = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : [1, 2, 3, 4];
 const STEPS = Number(process.env.FUZZ_STEPS ?? 1500);
@@ -147,8 +148,10 @@ describe.each(SEEDS)('API fuzz, seed %i', (seed) => {
         const reply = await c.request(method, url, body, headers);
         if (TRACE && url.includes(TRACE)) console.log(`step ${step} ${method} ${url} ${JSON.stringify(headers)}\n  sent ${JSON.stringify(body)}\n  got ${reply.status} ${reply.text}`);
         const shown = body instanceof Uint8Array ? new TextDecoder().decode(body.subarray(0, 120)) : JSON.stringify(body)?.slice(0, 300);
-        // A HEAD answer has no body to be a Status.
-        const found = replyProblems(reply, headers['content-type']).filter((p) => !(method === 'HEAD' && p.startsWith('not a Status')));
+        // A HEAD answer has no body to be a Status; nor has Go's HTTP server's own 400 for a
+        // path with a bad escape, which no API handler sees (parseTarget).
+        const goBadTarget = parseTarget(url).path === undefined && reply.status === 400 && reply.text === '400 Bad Request';
+        const found = goBadTarget ? [] : replyProblems(reply, headers['content-type']).filter((p) => !(method === 'HEAD' && p.startsWith('not a Status')));
         record(`${method} ${url} (${what}, ${headers['content-type'] ?? 'json'}) ${shown}`, found);
         return reply;
       } catch (error) {

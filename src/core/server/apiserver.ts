@@ -37,6 +37,7 @@ import { WebhookDispatcher } from '../admission/webhooks/dispatch';
 import { WebhookSource } from '../admission/webhooks/source';
 import { QuotaStatusController } from '../admission/resource-quota';
 import { parseRequest } from './requestinfo';
+import { badRequestTarget } from './respond';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 
@@ -193,6 +194,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     revision: () => mvcc.waitForRevision(0, 0).then(() => mvcc.revision),
     snapshot: () => snapshotOf(mvcc),
     handle(req: ApiRequest): Promise<ApiResponse> {
+      if (parseRequest(req).invalidEscape) return Promise.resolve(badRequestTarget());
       if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());
       const served = startBootstrap().then(
         () => serve(req),

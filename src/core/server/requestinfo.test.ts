@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery, requestInfo } from './requestinfo';
+import { parseTarget, requestInfo } from './requestinfo';
 
 function info(method: string, url: string) {
-  const { path, query } = parseQuery(url);
-  const i = requestInfo(method, path, query);
+  const { path, query } = parseTarget(url);
+  const i = requestInfo(method, path!, query);
   return { res: i.isResourceRequest, verb: i.verb, group: i.group, version: i.version, ns: i.namespace, resource: i.resource, name: i.name, sub: i.subresource };
 }
 
@@ -70,10 +70,25 @@ describe('requestInfo', () => {
   });
 
   it('splits the query from the path', () => {
-    const { path, query } = parseQuery('/api/v1/pods?labelSelector=a%3Db&limit=5');
+    const { path, query } = parseTarget('/api/v1/pods?labelSelector=a%3Db&limit=5');
     expect(path).toBe('/api/v1/pods');
     expect(query.get('labelSelector')).toBe('a=b');
     expect(query.get('limit')).toBe('5');
-    expect(parseQuery('/api').query.toString()).toBe('');
+    expect(parseTarget('/api').query.toString()).toBe('');
+  });
+
+  it('reads the path as Go does: unescaped once, %2F a separator, + kept, a bad escape refused', () => {
+    expect(info('GET', '/api/v1/namespaces/ns/configmaps/a%2Fb')).toEqual(R('get', '', 'v1', 'ns', 'configmaps', 'a', 'b'));
+    expect(info('GET', '/api/v1/namespaces/ns/configmaps/a%2525')).toEqual(R('get', '', 'v1', 'ns', 'configmaps', 'a%25'));
+    expect(parseTarget('/api/v1/namespaces/ns/configmaps/a+b').path).toBe('/api/v1/namespaces/ns/configmaps/a+b');
+    expect(parseTarget('/api/v1/namespaces/ns/configmaps/%C3%A9').path).toBe('/api/v1/namespaces/ns/configmaps/é');
+    for (const bad of ['/api/v1/a%zz', '/api/v1/a%2', '/api/v1/a%', '/api/v1/%g0']) expect(parseTarget(bad).path, bad).toBeUndefined();
+    // A bad escape in the query is not the path's: the query keeps the other pairs.
+    expect(parseTarget('/api/v1/pods?x=%zz').path).toBe('/api/v1/pods');
+  });
+
+  it('reads the query as go1.17 url.ParseQuery: pairs with a bad escape or a semicolon are dropped', () => {
+    const q = parseTarget('/api/v1/pods?limit=5;x=1&labelSelector=a%zz&fieldSelector=b+c&&watch=1&%41=%42').query;
+    expect([...q]).toEqual([['fieldSelector', 'b c'], ['watch', '1'], ['A', 'B']]);
   });
 });

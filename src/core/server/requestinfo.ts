@@ -22,10 +22,57 @@ export interface RequestInfo {
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
-export function parseQuery(url: string): { path: string; query: URLSearchParams } {
+/**
+ * A request target as Go's net/http and net/url read it: the path unescaped once (`%2F` is a `/`
+ * to kube's routing, `+` stays `+`), or `path: undefined` when an escape is invalid (`%zz`: Go's
+ * server answers 400 before any handler runs); the query as url.ParseQuery of go1.17, which
+ * drops a pair with an invalid escape or a semicolon (no longer a separator) and keeps the rest.
+ */
+export function parseTarget(url: string): { path: string | undefined; rawPath: string; query: URLSearchParams } {
   const q = url.indexOf('?');
-  if (q < 0) return { path: url, query: new URLSearchParams() };
-  return { path: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  const path = rawPath.includes('%') ? goUnescape(rawPath, false) : rawPath;
+  return { path, rawPath, query: q < 0 ? new URLSearchParams() : goParseQuery(url.slice(q + 1)) };
+}
+
+const HEX = /^[0-9a-fA-F]{2}$/;
+const utf8 = new TextDecoder();
+
+/** url.unescape: `%XX` → byte; in a query also `+` → space; undefined on a bad escape. */
+function goUnescape(s: string, query: boolean): string | undefined {
+  if (!s.includes('%')) return query ? s.replaceAll('+', ' ') : s;
+  const bytes: number[] = [];
+  const text = new TextEncoder();
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '%') {
+      if (!HEX.test(s.slice(i + 1, i + 3))) return undefined;
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (c === '+' && query) bytes.push(0x20);
+    else if (c.charCodeAt(0) < 0x80) bytes.push(c.charCodeAt(0));
+    else {
+      // A non-ASCII character (a browser would have escaped it): its UTF-8 bytes.
+      const cp = s.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      bytes.push(...text.encode(String.fromCodePoint(cp)));
+    }
+  }
+  return utf8.decode(new Uint8Array(bytes));
+}
+
+function goParseQuery(raw: string): URLSearchParams {
+  // The common case reads the same either way.
+  if (!raw.includes('%') && !raw.includes(';')) return new URLSearchParams(raw);
+  const out = new URLSearchParams();
+  for (const pair of raw.split('&')) {
+    if (pair === '' || pair.includes(';')) continue;
+    const eq = pair.indexOf('=');
+    const key = goUnescape(eq < 0 ? pair : pair.slice(0, eq), true);
+    const value = goUnescape(eq < 0 ? '' : pair.slice(eq + 1), true);
+    if (key !== undefined && value !== undefined) out.append(key, value);
+  }
+  return out;
 }
 
 function isTrue(v: string | null): boolean {
@@ -53,7 +100,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   const prefix = segs[0];
   if (prefix !== 'api' && prefix !== 'apis') return info;
   info.apiPrefix = prefix;
-  let rest = segs.slice(1).map(safeDecode);
+  let rest = segs.slice(1);
   if (prefix === 'apis') {
     if (rest.length < 2) return info; // /apis, /apis/<group>: discovery
     info.group = rest[0];
@@ -113,26 +160,25 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   return info;
 }
 
-function safeDecode(s: string): string {
-  if (!s.includes('%')) return s;
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
+interface ParsedRequest {
+  path: string;
+  query: URLSearchParams;
+  info: RequestInfo;
+  /** The path has an invalid `%` escape: no handler should see it (see badRequestTarget). */
+  invalidEscape: boolean;
 }
 
-const parsed = new WeakMap<object, { path: string; query: URLSearchParams; info: RequestInfo }>();
+const parsed = new WeakMap<object, ParsedRequest>();
 
 /**
  * Path, query and request info of a request, parsed once however many layers (metrics and
  * audit, dispatch) ask. A layer that rewrites the URL passes on a new request object.
  */
-export function parseRequest(req: { method: string; url: string }): { path: string; query: URLSearchParams; info: RequestInfo } {
+export function parseRequest(req: { method: string; url: string }): ParsedRequest {
   let p = parsed.get(req);
   if (!p) {
-    const { path, query } = parseQuery(req.url);
-    p = { path, query, info: requestInfo(req.method, path, query) };
+    const { path, rawPath, query } = parseTarget(req.url);
+    p = { path: path ?? rawPath, query, info: requestInfo(req.method, path ?? rawPath, query), invalidEscape: path === undefined };
     parsed.set(req, p);
   }
   return p;

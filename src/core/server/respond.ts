@@ -42,6 +42,15 @@ function protobufResponse(status: number, value: Obj, warnings?: string[]): ApiR
   return { status, headers: baseHeaders(PROTOBUF_TYPE, warnings), body: encodeProtobufObject(value) };
 }
 
+/**
+ * Go's net/http answer to a request target it cannot parse (an invalid `%` escape in the path):
+ * written by the HTTP server before any of kube's handlers run (no audit, no metrics, none of the
+ * API's headers), and the connection closed after it.
+ */
+export function badRequestTarget(): ApiResponse {
+  return { status: 400, headers: { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }, body: '400 Bad Request' };
+}
+
 export function errorResponse(err: ApiError, out?: OutputFormat): ApiResponse {
   const status = err.toStatus();
   if (out?.kind === 'protobuf') {

@@ -215,3 +215,17 @@ describe('startNodeHost', () => {
     expect(ports.size).toBe(1);
   });
 });
+
+describe('a request target Go cannot parse', () => {
+  it('gets the plain 400 and the connection closed after it', async () => {
+    const { createApiServer } = await import('../../core/api');
+    const api = await createApiServer();
+    host = await startNodeHost({ port: 0, host: '127.0.0.1', api });
+    const r = await send(host.url, { path: '/api/v1/namespaces/default/configmaps/a%zz' });
+    expect(r.status).toBe(400);
+    expect(r.body).toBe('400 Bad Request');
+    expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(r.headers['connection']).toBe('close');
+    expect(r.headers['audit-id']).toBeUndefined();
+  });
+});
