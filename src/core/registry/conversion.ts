@@ -59,8 +59,9 @@ const MANAGED_FIELDS_STAND_IN_ENTRY = `"managedFields":${MANAGED_FIELDS_STAND_IN
 export function convertStoredText(kind: string, storedText: string, storage: string, served: string): string {
   const span = managedFieldsSpan(storedText);
   const source = span ? storedText.slice(0, span.start) + MANAGED_FIELDS_STAND_IN + storedText.slice(span.end) : storedText;
-  // The parsed object is ours alone: convert it in place of a defensive copy.
-  const converted = toStoredText(convertBodyOwned(kind, JSON.parse(source) as Obj, storage, served));
+  // The parsed object is ours alone: convert it in place of a defensive copy. Its kind and
+  // version tell toStoredText the Go key order to write it in (served's struct order).
+  const converted = toStoredText({ kind, apiVersion: served, ...convertBodyOwned(kind, JSON.parse(source) as Obj, storage, served) });
   if (!span) return converted;
   const at = converted.indexOf(MANAGED_FIELDS_STAND_IN_ENTRY);
   if (at === -1) throw new Error(`conversion of ${kind} to ${served} lost metadata.managedFields`);

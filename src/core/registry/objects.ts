@@ -6,6 +6,7 @@
 // a watch event only needs a constant prefix.
 import { managedFieldsText } from '../fieldmanager/managed-text';
 import { newUuid } from './uuid';
+import { goOrderOf, inGoOrder } from './go-order';
 
 /** Field order of ObjectMeta as kube-apiserver writes it (Go struct order). */
 const META_ORDER = [
@@ -51,16 +52,20 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
   return out;
 }
 
-/** The stored form: metadata first (ordered), status last, no kind/apiVersion. */
+/**
+ * The stored form: metadata first (ordered), status last, no kind/apiVersion. A built-in kind's
+ * fields are in Go's order at every level (see go-order.ts).
+ */
 export function toStoredText(obj: Obj, resourceVersion?: string): string {
   const out: Obj = {};
-  const meta: Obj = obj.metadata ?? {};
-  out.metadata = orderedMetadata(meta, resourceVersion);
-  for (const k of Object.keys(obj)) {
+  const desc = goOrderOf(obj.apiVersion, obj.kind);
+  const rest = desc ? (inGoOrder(desc, obj) as Obj) : obj;
+  out.metadata = orderedMetadata(rest.metadata ?? {}, resourceVersion);
+  for (const k of Object.keys(rest)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
-    if (obj[k] !== undefined) out[k] = obj[k];
+    if (rest[k] !== undefined) out[k] = rest[k];
   }
-  if (obj.status !== undefined) out.status = obj.status;
+  if (rest.status !== undefined) out.status = rest.status;
   return withKnownManagedFields(out) ?? JSON.stringify(out);
 }
 
