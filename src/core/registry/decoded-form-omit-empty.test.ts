@@ -4,7 +4,7 @@ import { omitEmptyCollections } from './decoded-form';
 describe('omitEmptyCollections', () => {
   it("drops a pod template's empty optional maps and lists, at any depth; structs and required lists stay", () => {
     const d = {
-      metadata: { name: 'd', annotations: {} },
+      metadata: { name: 'd', annotations: {}, finalizers: [], managedFields: [] },
       spec: {
         selector: { matchLabels: { app: 'x' }, matchExpressions: [] },
         template: {
@@ -20,8 +20,8 @@ describe('omitEmptyCollections', () => {
     };
     omitEmptyCollections('io.k8s.api.apps.v1.Deployment', d);
     expect(d).toEqual({
-      // ObjectMeta is the stored-text writer's business.
-      metadata: { name: 'd', annotations: {} },
+      // ObjectMeta's empty maps and lists go too, except managedFields: `[]` resets them.
+      metadata: { name: 'd', managedFields: [] },
       spec: {
         selector: { matchLabels: { app: 'x' } },
         template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'i', resources: {}, securityContext: {} }] } },

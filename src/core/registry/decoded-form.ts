@@ -57,10 +57,14 @@ function zeroOf(s: SchemaNode | undefined): (() => unknown) | undefined {
 }
 
 /**
- * ObjectMeta is left to the stored-text writer (orderedMetadata drops its empty fields), because
- * an update's `managedFields: []` means "reset them" and must reach the field manager.
+ * ObjectMeta's empty maps and lists are dropped here too, so that the field manager does not
+ * record a client's `labels: {}` as a field it owns (Go's decoder leaves an empty map, and the
+ * typed conversion behind managedFields skips it: omitempty). Its other fields are left to the
+ * stored-text writer (orderedMetadata), and `managedFields` always: an update's `[]` means
+ * "reset them" and must reach the field manager.
  */
-const nodes = new Map<string, Node | null>([['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', null]]);
+const OBJECT_META_NODE: Node = { fields: new Map(['labels', 'annotations', 'ownerReferences', 'finalizers'].map((k) => [k, { omitEmpty: true }])) };
+const nodes = new Map<string, Node | null>([['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', OBJECT_META_NODE]]);
 
 const isCollection = (s: SchemaNode): boolean => s.type === 'array' || (s.type === 'object' && typeof s.additionalProperties === 'object');
 

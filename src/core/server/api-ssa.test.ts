@@ -173,6 +173,18 @@ describe('conflicts', () => {
 });
 
 describe('managedFields bookkeeping', () => {
+  it('an empty labels or annotations map is not a field anyone owns (omitempty), and does not block an apply', async () => {
+    const name = uniqueName('empty-meta');
+    const made = await c.post(`${CM}?fieldManager=maker`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: {}, annotations: {}, finalizers: [] }, data: {} });
+    expect(made.status).toBe(201);
+    expect(made.json.metadata.managedFields).toBeUndefined();
+    const patched = await c.patch(`${CM}/${name}?fieldManager=patcher`, { metadata: { labels: {} } });
+    expect(patched.json.metadata.managedFields).toBeUndefined();
+    const applied = await apply(`${CM}/${name}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { a: 'b' } } }, 'alice');
+    expect(applied.status).toBe(200);
+    expect(applied.json.metadata.managedFields.map((e: { manager: string }) => e.manager)).toEqual(['alice']);
+  });
+
   it('a write the field manager cannot type is stored without managedFields (kube: UpdateNoErrors)', async () => {
     // ServiceAccount validation lets a secret reference without its name through; the list is
     // keyed by name, so the field manager cannot track it and records nothing.
