@@ -151,8 +151,9 @@ function createEntries(args: WriteArgs, old: object, next: object, ctx: UpdaterC
   const fields = createdFieldsV1(old, next, ctx.type, ctx.ignored, ctx.strip);
   if (!fields) return [];
   // Field order as encodeFromSets writes entries; the text is what JSON.stringify writes for them.
-  const e = { manager: args.manager, operation: 'Update', apiVersion: args.apiVersion } as ManagedFieldsEntry;
-  let text = `[{"manager":${JSON.stringify(args.manager)},"operation":"Update","apiVersion":${JSON.stringify(args.apiVersion)}`;
+  // manager is omitempty (a write with no field manager and no User-Agent has none).
+  const e = (args.manager ? { manager: args.manager, operation: 'Update', apiVersion: args.apiVersion } : { operation: 'Update', apiVersion: args.apiVersion }) as ManagedFieldsEntry;
+  let text = `[{${args.manager ? `"manager":${JSON.stringify(args.manager)},` : ''}"operation":"Update","apiVersion":${JSON.stringify(args.apiVersion)}`;
   if (args.time) {
     e.time = args.time;
     text += `,"time":${JSON.stringify(args.time)}`;

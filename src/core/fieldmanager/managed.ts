@@ -131,7 +131,8 @@ export function encodeFromSets(d: DecodedManaged): ManagedFieldsEntry[] {
 }
 
 function reorder(e: ManagedFieldsEntry): ManagedFieldsEntry {
-  const out: ManagedFieldsEntry = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion } as ManagedFieldsEntry;
+  // manager is omitempty (a write with no field manager and no User-Agent has none).
+  const out = (e.manager ? { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion } : { operation: e.operation, apiVersion: e.apiVersion }) as ManagedFieldsEntry;
   if (e.time !== undefined) out.time = e.time;
   out.fieldsType = e.fieldsType;
   out.fieldsV1 = e.fieldsV1;

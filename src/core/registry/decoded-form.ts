@@ -17,12 +17,16 @@ import { canonicalQuantity, parseQuantity } from './validation';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
-/** Optional lists declared without omitempty in the Go types: kube answers them even when empty. */
-const KEPT_WHEN_EMPTY = new Set([
+/** Optional lists declared without omitempty in the Go types: kube answers them even when empty (and `null` when absent). */
+export const KEPT_WHEN_EMPTY = new Set([
   'io.k8s.api.rbac.v1.Role.rules',
   'io.k8s.api.rbac.v1.ClusterRole.rules',
   'io.k8s.api.discovery.v1.EndpointSlice.ports',
   'io.k8s.api.discovery.v1beta1.EndpointSlice.ports',
+  'io.k8s.api.core.v1.ProjectedVolumeSource.sources',
+  'io.k8s.api.core.v1.ContainerImage.names',
+  'io.k8s.api.storage.v1.CSINodeDriver.topologyKeys',
+  'io.k8s.api.storage.v1beta1.CSINodeDriver.topologyKeys',
 ]);
 
 interface Field {

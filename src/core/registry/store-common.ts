@@ -9,6 +9,7 @@ import type { Obj } from './objects';
 import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
 import { defaultCustomObject } from './crd/defaults';
 import { toDecodedForm } from './decoded-form';
+import { toGoForm } from './go-order';
 import type { AdmissionAttributes } from '../admission/attributes';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
@@ -73,6 +74,7 @@ export function applyDefaults(r: ServedResource, obj: Obj): void {
     rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
     // Stored and answered as Go's decoder and marshaller leave it (canonical quantities, omitempty).
     toDecodedForm(r.info.definition, obj);
+    toGoForm(obj);
   }
 }
 

@@ -13,6 +13,7 @@ import { storageForm } from './conversion';
 import type { AdmissionAttributes } from '../admission/attributes';
 import type { UpdateSteps } from '../admission/webhooks/guaranteed-update';
 import { applyDefaults, checkSize, requireObject, setNamespace, validateWrite } from './store-common';
+import { toGoForm } from './go-order';
 
 /** What the steps need of the store's UpdateOptions. */
 export interface StepOptions {
@@ -70,6 +71,9 @@ export class UpdateAttempt implements UpdateSteps {
     const { group, resource, kind } = r.info;
     if (!cur) throw notFound(group, resource, name);
     const old = r.codec ? r.codec.toServed(cur.value) : parseStored(cur.value, kind, r.apiVersion);
+    // As Go holds it (stored text has the nulls encoding/json writes for zero times and nil
+    // lists; the new object, defaulted, has none): comparisons and the field manager see both alike.
+    if (!r.info.custom) toGoForm(old);
     this.old = old;
     const out = this.desired(clone(old));
     requireObject(out);

@@ -122,11 +122,14 @@ export class FieldWalker {
     }
     const fields = this.fields(schema, resourceRoot, phase);
     const record = value as Record<string, unknown>;
-    // Kept as it is while its keys come in Go's order and all are known.
+    // Kept as it is while all its keys are known and, for a map or a custom object (a Go map
+    // when kube marshals it), come sorted. A built-in struct keeps the client's order here: the
+    // stored-text writer puts it in Go's field order (registry/go-order.ts).
+    const sorted = fields.custom || !fields.props || fields.addl !== undefined;
     let keep = true;
     let previous: string | undefined;
     for (const key in record) {
-      if ((previous !== undefined && compareUtf8(previous, key) > 0) || !this.field(fields, key, phase, resourceRoot)) {
+      if ((sorted && previous !== undefined && compareUtf8(previous, key) > 0) || !this.field(fields, key, phase, resourceRoot)) {
         keep = false;
         break;
       }
