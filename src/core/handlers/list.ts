@@ -119,6 +119,14 @@ export function listMeta(data: ListData): Obj {
   return m;
 }
 
+/** An unstructured list's metadata: keys sorted, `continue` always there. */
+function customListMeta(data: ListData): Obj {
+  const m: Obj = { continue: data.continueToken ?? '' };
+  if (data.remaining !== undefined) m.remainingItemCount = data.remaining;
+  m.resourceVersion = String(data.rev);
+  return m;
+}
+
 export async function handleList(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const data = await readList(rc);
   return listResponse(rc, data, out);
@@ -145,9 +153,13 @@ export function listResponse(rc: RequestContext, data: ListData, out: OutputForm
     default: {
       // Built-in list items carry no kind/apiVersion (typed lists); custom resource items do.
       const itemText = r.info.custom ? (kv: KV) => withTypeMeta(servedText(r, kv.value), kind, r.apiVersion) : (kv: KV) => servedText(r, kv.value);
-      const head = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[`;
-      if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(`${head}${data.kvs.map(itemText).join(',')}]}`), null, 2), rc.warnings);
-      return { status: 200, headers: baseHeaders(JSON_TYPE, rc.warnings), body: listBody(head, data.kvs, ']}\n', r.codec ? `${r.apiVersion}#${r.codec.id}` : r.apiVersion, itemText) };
+      // A custom resource's list is an unstructured map in kube: keys sorted, and `continue` set
+      // (empty on the last page) by the storage layer.
+      const [head, tail] = r.info.custom
+        ? [`{"apiVersion":${JSON.stringify(r.apiVersion)},"items":[`, `],"kind":${JSON.stringify(listKind)},"metadata":${JSON.stringify(customListMeta(data))}}`]
+        : [`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[`, ']}'];
+      if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(`${head}${data.kvs.map(itemText).join(',')}${tail}`), null, 2), rc.warnings);
+      return { status: 200, headers: baseHeaders(JSON_TYPE, rc.warnings), body: listBody(head, data.kvs, `${tail}\n`, r.codec ? `${r.apiVersion}#${r.codec.id}` : r.apiVersion, itemText) };
     }
   }
 }

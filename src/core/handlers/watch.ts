@@ -104,6 +104,7 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
   const bookmarkJson = (rev: number, initialEnd: boolean): string => {
     const meta = initialEnd ? `{"resourceVersion":"${rev}","annotations":{"k8s.io/initial-events-end":"true"}}` : `{"resourceVersion":"${rev}"}`;
     if (table) return `{"kind":"Table","apiVersion":"meta.k8s.io/${out.version ?? 'v1'}","metadata":${meta},"columnDefinitions":null,"rows":null}`;
+    if (r.info.custom) return withTypeMeta(`{"metadata":${initialEnd ? `{"annotations":{"k8s.io/initial-events-end":"true"},"resourceVersion":"${rev}"}` : meta}}`, r.info.kind, r.apiVersion);
     return `${typeMetaPrefix(r.info.kind, r.apiVersion)}"metadata":${meta}}`;
   };
 

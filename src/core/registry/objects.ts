@@ -7,6 +7,7 @@
 import { managedFieldsText } from '../fieldmanager/managed-text';
 import { newUuid } from './uuid';
 import { goOrderOf, inGoOrder } from './go-order';
+import { isCustomApiVersion, sortedDeep, withSortedTypeMeta } from './unstructured-order';
 
 /** Field order of ObjectMeta as kube-apiserver writes it (Go struct order). */
 const META_ORDER = [
@@ -57,6 +58,7 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
  * fields are in Go's order at every level (see go-order.ts).
  */
 export function toStoredText(obj: Obj, resourceVersion?: string): string {
+  if (isCustomApiVersion(obj.apiVersion)) return customStoredText(obj, resourceVersion).text;
   const out: Obj = {};
   const desc = goOrderOf(obj.apiVersion, obj.kind);
   const rest = desc ? (inGoOrder(desc, obj) as Obj) : obj;
@@ -67,6 +69,25 @@ export function toStoredText(obj: Obj, resourceVersion?: string): string {
   }
   if (rest.status !== undefined) out.status = rest.status;
   return withKnownManagedFields(out) ?? JSON.stringify(out);
+}
+
+/**
+ * A custom object's stored form: every object's keys sorted (see unstructured-order.ts), without
+ * kind and apiVersion; `metaAt` is where metadata's value starts in the text.
+ */
+function customStoredText(obj: Obj, resourceVersion?: string): { text: string; metaAt: number } {
+  const rest: Obj = {};
+  for (const k of Object.keys(obj)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata' && obj[k] !== undefined) rest[k] = obj[k];
+  rest.metadata = orderedMetadata(obj.metadata ?? {}, resourceVersion);
+  const sorted = sortedDeep(rest) as Obj;
+  let text = '{';
+  let metaAt = -1;
+  for (const k of Object.keys(sorted)) {
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(k)}:`;
+    if (k === 'metadata') metaAt = text.length;
+    text += JSON.stringify(sorted[k]);
+  }
+  return { text: `${text}}`, metaAt };
 }
 
 /**
@@ -101,6 +122,7 @@ export function typeMetaPrefix(kind: string, apiVersion: string): string {
 }
 
 export function withTypeMeta(storedText: string, kind: string, apiVersion: string): string {
+  if (isCustomApiVersion(apiVersion)) return withSortedTypeMeta(storedText, kind, apiVersion);
   return typeMetaPrefix(kind, apiVersion) + storedText.slice(1);
 }
 
@@ -131,12 +153,15 @@ const RV_PLACEHOLDER = '"resourceVersion":"0"';
 
 /**
  * Stored text with resourceVersion "0", and a function that puts the real revision in. The first
- * `"resourceVersion":"0"` is metadata's: metadata is serialised first and the fields before it
- * are strings whose quotes would be escaped.
+ * `"resourceVersion":"0"` from metadata's start is metadata's: in metadata the keys before it hold
+ * strings (whose quotes would be escaped) or managedFields, whose keys are never that one; a
+ * built-in object's metadata is serialised first.
  */
 export function storedTextTemplate(obj: Obj): { text: string; withRevision: (rev: number) => string } {
-  const text = toStoredText(obj, '0');
-  const at = text.indexOf(RV_PLACEHOLDER);
+  // A custom object's keys are sorted, so fields before metadata may hold anything: its
+  // resourceVersion is searched for from where metadata starts.
+  const { text, metaAt } = isCustomApiVersion(obj.apiVersion) ? customStoredText(obj, '0') : { text: toStoredText(obj, '0'), metaAt: 0 };
+  const at = text.indexOf(RV_PLACEHOLDER, metaAt);
   const head = text.slice(0, at + RV_PLACEHOLDER.length - 2);
   const tail = text.slice(at + RV_PLACEHOLDER.length - 1);
   return { text, withRevision: (rev: number) => head + rev + tail };

@@ -1,0 +1,63 @@
+// Custom objects as kube-apiserver writes them. They live in it as unstructured maps
+// (map[string]interface{}), which encoding/json writes with every object's keys sorted bytewise,
+// at every level: `{"apiVersion":..,"kind":..,"metadata":{"creationTimestamp":..,"generation":..,
+// "managedFields":[{"apiVersion":..,"fieldsType":..,..}],"name":..},"spec":..}`, and a list as
+// `{"apiVersion":..,"items":[..],"kind":..,"metadata":{"continue":"","resourceVersion":..}}`.
+import { compareUtf8 } from '../codec/json-scan';
+import { sortInPlace } from '../codec/sort-in-place';
+import { builtinResources } from '../schema';
+
+/** Groups of the built-in kinds (typed: Go struct order), and meta.k8s.io's. */
+const BUILTIN_GROUPS = new Set([...builtinResources.map((r) => r.group), 'meta.k8s.io']);
+
+/** Whether objects of this apiVersion are a custom resource's (unstructured in kube). */
+export function isCustomApiVersion(apiVersion: unknown): boolean {
+  if (typeof apiVersion !== 'string') return false;
+  const slash = apiVersion.indexOf('/');
+  return slash > 0 && !BUILTIN_GROUPS.has(apiVersion.slice(0, slash));
+}
+
+/** `value` with every object's keys sorted bytewise (a copy where anything moved). */
+export function sortedDeep(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = sortedDeep(value[i]);
+      if (next !== value[i]) (out ??= [...value])[i] = next;
+    }
+    return out ?? value;
+  }
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  let ordered = true;
+  for (let i = 1; i < keys.length && ordered; i++) ordered = compareUtf8(keys[i - 1]!, keys[i]!) < 0;
+  let out: Record<string, unknown> | undefined;
+  if (!ordered) {
+    out = {};
+    for (const k of sortInPlace([...keys], compareUtf8)) put(out, k, obj[k]);
+  }
+  for (const k of keys) {
+    const v = (out ?? obj)[k];
+    const next = sortedDeep(v);
+    if (next !== v) put((out ??= { ...obj }), k, next);
+  }
+  return out ?? obj;
+}
+
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
+/**
+ * A custom object's stored text (sorted, without kind and apiVersion) with them put back in
+ * their sorted places. Top-level keys usually start at `metadata`, after both.
+ */
+export function withSortedTypeMeta(storedText: string, kind: string, apiVersion: string): string {
+  if (storedText.startsWith('{"metadata":') || storedText === '{}') {
+    const head = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)}`;
+    return storedText === '{}' ? `${head}}` : `${head},${storedText.slice(1)}`;
+  }
+  return JSON.stringify(sortedDeep({ ...(JSON.parse(storedText) as object), apiVersion, kind }));
+}
