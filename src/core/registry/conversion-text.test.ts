@@ -12,6 +12,7 @@ const METRICS_ANNOTATION = '[{"type":"Pods","pods":{"metricName":"qps","targetAv
 const STORED_HPA = JSON.stringify({
   metadata: {
     name: 'web',
+    creationTimestamp: '2021-01-01T00:00:00Z',
     labels: { managedFields: 'x' },
     annotations: { team: 'a', 'autoscaling.alpha.kubernetes.io/metrics': METRICS_ANNOTATION },
     managedFields: MANAGED,
@@ -31,7 +32,7 @@ describe('convertStoredText', () => {
   it('writes the converted HPA with managedFields unchanged, in place', () => {
     expect(convertStoredText('HorizontalPodAutoscaler', STORED_HPA, 'autoscaling/v1', 'autoscaling/v2')).toBe(
       JSON.stringify({
-        metadata: { name: 'web', labels: { managedFields: 'x' }, annotations: { team: 'a' }, managedFields: MANAGED },
+        metadata: { name: 'web', creationTimestamp: '2021-01-01T00:00:00Z', labels: { managedFields: 'x' }, annotations: { team: 'a' }, managedFields: MANAGED },
         spec: {
           scaleTargetRef: { kind: 'Deployment', name: 'web' },
           maxReplicas: 3,

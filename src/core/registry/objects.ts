@@ -43,7 +43,9 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
   const out: Obj = {};
   for (const k of META_ORDER) {
     const v = k === 'resourceVersion' && resourceVersion !== undefined ? resourceVersion : meta[k];
-    if (!isEmptyValue(v)) out[k] = v;
+    // A zero creationTimestamp is a struct to encoding/json, written as null (objects that are
+    // not stored, such as ComponentStatuses, have one).
+    if (!isEmptyValue(v) || (k === 'creationTimestamp' && v === null)) out[k] = v;
   }
   for (const k of Object.keys(meta)) {
     // Fields kube's ObjectMeta does not have (only unusual stored objects carry any) keep their order.

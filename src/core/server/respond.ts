@@ -3,7 +3,7 @@
 // stored text with kind/apiVersion prepended, never re-serialised.
 import type { ApiResponse } from '../types';
 import { ApiError } from './status';
-import { withTypeMeta, type Obj } from '../registry/objects';
+import { objectText, withTypeMeta, type Obj } from '../registry/objects';
 import { newUuid } from '../registry/uuid';
 import type { ServedResource } from '../registry/catalog';
 import { servedText } from '../registry/conversion';
@@ -90,7 +90,9 @@ export function objectResponse(status: number, r: ServedResource, obj: Obj | und
     case 'protobuf':
       return protobufResponse(status, full(), warnings);
     default: {
-      const body = text !== undefined ? withTypeMeta(text, kind, r.apiVersion) : JSON.stringify(orderTop(obj as Obj));
+      // An object not read from storage is written as stored text would be (Go's order and zero
+      // values, a custom object's sorted keys).
+      const body = text !== undefined ? withTypeMeta(text, kind, r.apiVersion) : obj?.kind && obj.apiVersion ? objectText(obj) : JSON.stringify(orderTop(obj as Obj));
       if (out.pretty) return prettyResponse(status, prettyJson(body), warnings, out.contentType);
       return jsonResponse(status, body, warnings);
     }

@@ -191,7 +191,8 @@ export function allocateServiceAddresses(svc: Svc, alloc: ServiceAllocators, old
       spec.clusterIPs = [ip];
     } else {
       for (const ip of ips) {
-        if (ip === 'None' || oldIps.has(ip) || !isValidIPv4(ip)) continue;
+        // (Runs before the body's null items become Go's "": validation reports them after.)
+        if (typeof ip !== 'string' || ip === 'None' || oldIps.has(ip) || !isValidIPv4(ip)) continue;
         if (!alloc.ips.inRange(ip)) {
           return fail(invalid('spec.clusterIPs', ips, `failed to allocate IP ${ip}: provided IP is not in the valid range. The range of valid IPs is ${alloc.ips.range}`, goStringSlice(ips)));
         }
