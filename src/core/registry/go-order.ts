@@ -16,9 +16,8 @@
 //
 // Objects are copied where anything changes and shared where nothing does (an object decoded from
 // protobuf, or read back from storage, costs one check per level).
-import { compareUtf8 } from '../codec/json-scan';
 import { K_BOOL, K_BYTES, K_INT32, K_INT64, K_MESSAGE, K_STRING, messageForKind, S_MICROTIME, S_NONE, S_STRING_LIST, S_TIME, type FieldDesc, type MessageDesc } from '../codec/protobuf/descriptors';
-import { sortInPlace } from '../codec/sort-in-place';
+import { setOwnKey as put, withSortedKeys } from '../codec/own-keys';
 import { definitions } from '../schema';
 import { KEPT_WHEN_EMPTY } from './decoded-form';
 
@@ -261,26 +260,14 @@ function fieldInGoOrder(f: FieldPlan, v: unknown, encode: boolean): unknown {
 
 /** A Go map: keys sorted bytewise, message values in their order. */
 function sortedMap(m: Obj, values: MessageDesc | undefined, encode: boolean): Obj {
-  const keys = Object.keys(m);
-  let ordered = true;
-  for (let i = 1; i < keys.length && ordered; i++) ordered = compareUtf8(keys[i - 1]!, keys[i]!) < 0;
-  let out: Obj | undefined;
-  if (!ordered) {
-    out = {};
-    for (const k of sortInPlace([...keys], compareUtf8)) put(out, k, m[k]);
-  }
+  const sorted = withSortedKeys(m);
+  let out: Obj | undefined = sorted === m ? undefined : sorted;
   if (values) {
-    for (const k of keys) {
-      const v = (out ?? m)[k];
+    for (const k of Object.keys(sorted)) {
+      const v = sorted[k];
       const next = inGoOrder(values, v, encode);
       if (next !== v) put((out ??= { ...m }), k, next);
     }
   }
   return out ?? m;
-}
-
-/** Plain assignment, except `__proto__` (a valid ConfigMap key), which must stay an ordinary own key. */
-function put(out: Obj, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
 }

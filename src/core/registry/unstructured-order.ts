@@ -3,8 +3,7 @@
 // at every level: `{"apiVersion":..,"kind":..,"metadata":{"creationTimestamp":..,"generation":..,
 // "managedFields":[{"apiVersion":..,"fieldsType":..,..}],"name":..},"spec":..}`, and a list as
 // `{"apiVersion":..,"items":[..],"kind":..,"metadata":{"continue":"","resourceVersion":..}}`.
-import { compareUtf8 } from '../codec/json-scan';
-import { sortInPlace } from '../codec/sort-in-place';
+import { setOwnKey, withSortedKeys } from '../codec/own-keys';
 import { builtinResources } from '../schema';
 
 /** Groups of the built-in kinds (typed: Go struct order), and meta.k8s.io's. */
@@ -29,25 +28,14 @@ export function sortedDeep(value: unknown): unknown {
     return out ?? value;
   }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj);
-  let ordered = true;
-  for (let i = 1; i < keys.length && ordered; i++) ordered = compareUtf8(keys[i - 1]!, keys[i]!) < 0;
-  let out: Record<string, unknown> | undefined;
-  if (!ordered) {
-    out = {};
-    for (const k of sortInPlace([...keys], compareUtf8)) put(out, k, obj[k]);
-  }
-  for (const k of keys) {
-    const v = (out ?? obj)[k];
+  const sorted = withSortedKeys(obj);
+  let out = sorted === obj ? undefined : sorted;
+  for (const k of Object.keys(sorted)) {
+    const v = sorted[k];
     const next = sortedDeep(v);
-    if (next !== v) put((out ??= { ...obj }), k, next);
+    if (next !== v) setOwnKey((out ??= { ...obj }), k, next);
   }
   return out ?? obj;
-}
-
-function put(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
 }
 
 /**

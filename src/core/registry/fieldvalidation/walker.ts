@@ -6,6 +6,7 @@ import { compareUtf8, nodeToValue, type JsonNode } from '../../codec/json-scan';
 import { FALLBACK_OBJECT_META } from './objectmeta';
 import { OBJECT_META_DEFINITION, type SchemaContext, type SchemaNode } from './types';
 import { sortInPlace } from '../../codec/sort-in-place';
+import { setOwnKey as setKey } from '../../codec/own-keys';
 
 export interface FieldIssue {
   kind: 'unknown' | 'duplicate';
@@ -215,12 +216,6 @@ function itemsSchema(schema: SchemaNode | undefined): SchemaNode {
 function sortedKeys(record: Record<string, unknown>): string[] {
   const keys = Object.keys(record);
   return keys.length > 1 ? sortInPlace(keys, compareUtf8) : keys;
-}
-
-/** Plain assignment, except `__proto__`, which must stay an ordinary own key. */
-function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
 }
 
 /** A JSON node's plain value, for callers that skip validation. */
