@@ -190,9 +190,10 @@ export function goOrderOf(apiVersion: unknown, kind: unknown): MessageDesc | und
 
 /**
  * `value`, a JSON value of the message `desc`, as encoding/json would write the Go struct it
- * decodes into (a copy where anything changed).
+ * decodes into (a copy where anything changed). `keepOrder`: this object's own keys keep their
+ * order (its values are still done); `topLevel`: a stored object, whose metadata keeps its order.
  */
-export function inGoOrder(desc: MessageDesc, value: unknown, encode = true): unknown {
+export function inGoOrder(desc: MessageDesc, value: unknown, encode = true, keepOrder = false, topLevel = false): unknown {
   // Times, quantities, raw extensions and the like marshal as themselves: a raw extension's
   // bytes, in particular, are written as the client sent them.
   if (desc.special !== S_NONE || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
@@ -207,7 +208,7 @@ export function inGoOrder(desc: MessageDesc, value: unknown, encode = true): unk
     // protobuf message, and comes first in Go's struct) go first, in their order.
     if (f === undefined) continue;
     // Only what is written is in Go's order: the decoded form keeps the caller's.
-    if (f.at < last && encode) changed = true;
+    if (f.at < last && encode && !keepOrder) changed = true;
     last = f.at;
     if (f !== undefined && f.mode === OMIT_EMPTY && isEmptyValue(f.desc, obj[k])) changed = true;
     if (f !== undefined && !encode && f.nullZero && obj[k] === null) changed = true;
@@ -234,7 +235,8 @@ export function inGoOrder(desc: MessageDesc, value: unknown, encode = true): unk
     if (typeof v !== 'object') continue;
     const f = plan.fields.get(k);
     if (f === undefined) continue;
-    const next = fieldInGoOrder(f, v, encode);
+    // A stored object's own metadata is put in order by the stored-text writer (orderedMetadata).
+    const next = topLevel && k === 'metadata' ? inGoOrder(f.desc.message!, v, encode, true) : fieldInGoOrder(f, v, encode);
     if (next !== v) put((out ??= { ...obj }), k, next);
   }
   return out ?? obj;

@@ -63,7 +63,7 @@ export function toStoredText(obj: Obj, resourceVersion?: string): string {
   if (isCustomApiVersion(obj.apiVersion)) return customStoredText(obj, resourceVersion).text;
   const out: Obj = {};
   const desc = goOrderOf(obj.apiVersion, obj.kind);
-  const rest = desc ? (inGoOrder(desc, obj) as Obj) : obj;
+  const rest = desc ? (inGoOrder(desc, obj, true, false, true) as Obj) : obj;
   out.metadata = orderedMetadata(rest.metadata ?? {}, resourceVersion);
   for (const k of Object.keys(rest)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
