@@ -8,6 +8,7 @@ import { newUid, randomSuffix, rfc3339, storedTextTemplate, type Obj } from './o
 import { trackWrite, type FieldOwner } from './managed-fields';
 import { prepareServedTexts, storageForm } from './conversion';
 import type { AdmissionAttributes } from '../admission/attributes';
+import { toDecodedForm } from './decoded-form';
 import { applyDefaults, checkNamespace, checkSize, mapStorageError, requireObject, setNamespace, validateWrite, webhooksFor, type WriteResult } from './store-common';
 
 /** Puts a webhook's mutated object in place of `target` (callers hold references to it). */
@@ -28,6 +29,9 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   const obj = input;
   obj.kind = r.info.kind;
   obj.apiVersion = r.apiVersion;
+  // kube decodes the body into its Go struct before anything looks at it: the hooks below (IP
+  // allocation, quota) see Go's zero values, not a body's nulls. Defaulting repeats this pass.
+  if (!r.info.custom) toDecodedForm(r.info.definition, obj);
   if (!obj.metadata || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) obj.metadata = {};
   let meta = obj.metadata as Obj;
   setNamespace(r, meta, ns);

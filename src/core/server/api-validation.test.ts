@@ -121,3 +121,11 @@ describe('defaulting and data checks', () => {
     expect(r.json.spec.ports[0]).toMatchObject({ port: 80, protocol: 'TCP', targetPort: 80 });
   });
 });
+
+describe('a body is decoded before the create hooks look at it', () => {
+  it('a null clusterIPs item is Go\'s "" for the IP allocator too: a 422, not a 500', async () => {
+    const r = await c.post('/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'null-ip' }, spec: { clusterIPs: [null], ports: [{ port: 80 }] } });
+    expect(r.status).toBe(422);
+    expect(r.json.details.causes.map((x: { field: string }) => x.field)).toEqual(['spec.clusterIPs', 'spec.clusterIPs[0]']);
+  });
+});
