@@ -102,9 +102,12 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
     return jsonLine(f.type, withTypeMeta(f.text as string, r.info.kind, r.apiVersion));
   };
   const bookmarkJson = (rev: number, initialEnd: boolean): string => {
-    const meta = initialEnd ? `{"resourceVersion":"${rev}","annotations":{"k8s.io/initial-events-end":"true"}}` : `{"resourceVersion":"${rev}"}`;
+    const annotations = '"annotations":{"k8s.io/initial-events-end":"true"}';
+    const rv = `"resourceVersion":"${rev}"`;
+    // Go's ObjectMeta order; a custom object's metadata (an unstructured map) sorted.
+    const meta = initialEnd ? `{${rv},${annotations}}` : `{${rv}}`;
     if (table) return `{"kind":"Table","apiVersion":"meta.k8s.io/${out.version ?? 'v1'}","metadata":${meta},"columnDefinitions":null,"rows":null}`;
-    if (r.info.custom) return withTypeMeta(`{"metadata":${initialEnd ? `{"annotations":{"k8s.io/initial-events-end":"true"},"resourceVersion":"${rev}"}` : meta}}`, r.info.kind, r.apiVersion);
+    if (r.info.custom) return withTypeMeta(`{"metadata":${initialEnd ? `{${annotations},${rv}}` : meta}}`, r.info.kind, r.apiVersion);
     return `${typeMetaPrefix(r.info.kind, r.apiVersion)}"metadata":${meta}}`;
   };
 

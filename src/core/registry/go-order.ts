@@ -210,8 +210,7 @@ export function inGoOrder(desc: MessageDesc, value: unknown, encode = true, keep
     // Only what is written is in Go's order: the decoded form keeps the caller's.
     if (f.at < last && encode && !keepOrder) changed = true;
     last = f.at;
-    if (f !== undefined && f.mode === OMIT_EMPTY && isEmptyValue(f.desc, obj[k])) changed = true;
-    if (f !== undefined && !encode && f.nullZero && obj[k] === null) changed = true;
+    if (f.mode === OMIT_EMPTY ? isEmptyValue(f.desc, obj[k]) : !encode && f.nullZero && obj[k] === null) changed = true;
   }
   for (const f of plan.always) if (!(f.desc.json in obj) && (encode || !f.nullZero)) changed = true;
   // Values in key order: the object's own, zero values for what Go always writes, and nothing

@@ -9,11 +9,18 @@ import { builtinResources } from '../schema';
 /** Groups of the built-in kinds (typed: Go struct order), and meta.k8s.io's. */
 const BUILTIN_GROUPS = new Set([...builtinResources.map((r) => r.group), 'meta.k8s.io']);
 
-/** Whether objects of this apiVersion are a custom resource's (unstructured in kube). */
+const customByApiVersion = new Map<string, boolean>();
+
+/** Whether objects of this apiVersion are a custom resource's (unstructured in kube). Asked on every read: remembered per apiVersion. */
 export function isCustomApiVersion(apiVersion: unknown): boolean {
   if (typeof apiVersion !== 'string') return false;
-  const slash = apiVersion.indexOf('/');
-  return slash > 0 && !BUILTIN_GROUPS.has(apiVersion.slice(0, slash));
+  let custom = customByApiVersion.get(apiVersion);
+  if (custom === undefined) {
+    const slash = apiVersion.indexOf('/');
+    custom = slash > 0 && !BUILTIN_GROUPS.has(apiVersion.slice(0, slash));
+    customByApiVersion.set(apiVersion, custom);
+  }
+  return custom;
 }
 
 /** `value` with every object's keys sorted bytewise (a copy where anything moved). */

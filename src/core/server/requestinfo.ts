@@ -36,13 +36,15 @@ export function parseTarget(url: string): { path: string | undefined; rawPath: s
 }
 
 const HEX = /^[0-9a-fA-F]{2}$/;
+/** A `%` not followed by two hex digits. */
+const BAD_ESCAPE = /%(?![0-9a-fA-F]{2})/;
 const utf8 = new TextDecoder();
+const toUtf8 = new TextEncoder();
 
 /** url.unescape: `%XX` → byte; in a query also `+` → space; undefined on a bad escape. */
 function goUnescape(s: string, query: boolean): string | undefined {
   if (!s.includes('%')) return query ? s.replaceAll('+', ' ') : s;
   const bytes: number[] = [];
-  const text = new TextEncoder();
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
     if (c === '%') {
@@ -55,15 +57,15 @@ function goUnescape(s: string, query: boolean): string | undefined {
       // A non-ASCII character (a browser would have escaped it): its UTF-8 bytes.
       const cp = s.codePointAt(i)!;
       if (cp > 0xffff) i++;
-      bytes.push(...text.encode(String.fromCodePoint(cp)));
+      bytes.push(...toUtf8.encode(String.fromCodePoint(cp)));
     }
   }
   return utf8.decode(new Uint8Array(bytes));
 }
 
 function goParseQuery(raw: string): URLSearchParams {
-  // The common case reads the same either way.
-  if (!raw.includes('%') && !raw.includes(';')) return new URLSearchParams(raw);
+  // URLSearchParams reads the rest the same way (`+` as a space, escapes as UTF-8 bytes).
+  if (!raw.includes(';') && !BAD_ESCAPE.test(raw)) return new URLSearchParams(raw);
   const out = new URLSearchParams();
   for (const pair of raw.split('&')) {
     if (pair === '' || pair.includes(';')) continue;
