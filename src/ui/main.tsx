@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
 import { adminCall, connectWorker, hostRevision, hostStatus } from '../hosts/sw/page-client';
 import { App as Playground } from './app/App';
+import { ImportResultDialog, type ImportReport } from './app/ImportResultDialog';
 import { scheduleInFrame } from './lib/watch-store';
 
 const BASE = import.meta.env.BASE_URL;
@@ -17,13 +18,13 @@ const ready = connectWorker(BASE);
 
 type StorageState = Pick<HostStatus, 'mode' | 'storageError'>;
 
-function StatusLine({ status, error, onStorage, continueInMemory }: { status?: HostStatus; error?: string; onStorage: (s: StorageState) => void; continueInMemory: () => void }) {
+function StatusLine({ status, error, onStorage, continueInMemory, onNewHistory }: { status?: HostStatus; error?: string; onStorage: (s: StorageState) => void; continueInMemory: () => void; onNewHistory: () => void }) {
   if (error) return <p role="alert" className="error">API unavailable: {error}</p>;
   if (!status) return <p aria-busy="true">Starting the API…</p>;
   return (
     <>
       <p data-testid="status" className="host-status">
-        API ready · storage: <strong data-testid="mode">{status.mode === 'persistent' ? 'persistent (IndexedDB)' : 'in memory — not persistent'}</strong> · revision <LiveRevision initial={status.revision} storage={status} onStorage={onStorage} />
+        API ready · storage: <strong data-testid="mode">{status.mode === 'persistent' ? 'persistent (IndexedDB)' : 'in memory — not persistent'}</strong> · revision <LiveRevision initial={status.revision} storage={status} onStorage={onStorage} onNewHistory={onNewHistory} />
       </p>
       {status.storageError && (
         <p role="alert" className="error" data-testid="storage-error">
@@ -46,20 +47,23 @@ function StatusLine({ status, error, onStorage, continueInMemory }: { status?: H
  * frame scheduler, so it joins the frame's one React commit instead of adding another. The same
  * poll reports a storage failure (a full quota) or a change of storage mode to the bar.
  */
-function LiveRevision({ initial, storage, onStorage }: { initial: string; storage: StorageState; onStorage: (s: StorageState) => void }) {
+function LiveRevision({ initial, storage, onStorage, onNewHistory }: { initial: string; storage: StorageState; onStorage: (s: StorageState) => void; onNewHistory: () => void }) {
   const [revision, setRevision] = useState(initial);
   useEffect(() => setRevision(initial), [initial]);
   // The poll's callback reads the latest shown state without restarting the timer.
-  const shown = useRef({ storage, onStorage });
-  shown.current = { storage, onStorage };
+  const shown = useRef({ revision, storage, onStorage, onNewHistory });
+  shown.current = { revision, storage, onStorage, onNewHistory };
   useEffect(() => {
     const timer = setInterval(() => {
       if (document.visibilityState !== 'visible') return;
       hostRevision(BASE).then(
         (next) =>
           scheduleInFrame(() => {
+            const { revision: before, storage: was, onStorage: report, onNewHistory: reread } = shown.current;
             setRevision(next.revision);
-            const { storage: was, onStorage: report } = shown.current;
+            // Revisions only grow within one history: a lower one means the cluster was reset or
+            // replaced (here or in another tab), and every open view must read it again.
+            if (/^[0-9]+$/.test(before) && /^[0-9]+$/.test(next.revision) && BigInt(next.revision) < BigInt(before)) reread();
             if (next.mode !== was.mode || next.storageError !== was.storageError) report({ mode: next.mode, storageError: next.storageError });
           }),
         // The next poll tries again; failed API requests are shown where they are made.
@@ -74,6 +78,11 @@ function LiveRevision({ initial, storage, onStorage }: { initial: string; storag
 function App() {
   const [status, setStatus] = useState<HostStatus>();
   const [error, setError] = useState<string>();
+  // Bumped whenever the cluster behind the views is replaced (reset, import, a reset seen from
+  // another tab): the playground is mounted anew, so no view keeps showing the old cluster.
+  const [clusterEpoch, setClusterEpoch] = useState(0);
+  const reread = () => setClusterEpoch((n) => n + 1);
+  const [importReport, setImportReport] = useState<ImportReport>();
   const refresh = () => hostStatus(BASE).then(setStatus, (e: Error) => setError(e.message));
   useEffect(() => {
     ready.then(setStatus, (e: Error) => setError(e.message));
@@ -87,24 +96,31 @@ function App() {
     }
   };
   const reset = async () => {
-    if (confirm('Delete every object and start an empty cluster?')) setStatus((await adminCall(BASE, 'reset')) as HostStatus);
+    if (!confirm('Delete every object and start an empty cluster?')) return;
+    setStatus((await adminCall(BASE, 'reset')) as HostStatus);
+    reread();
   };
-  const importFile = async (file: File | undefined) => {
+  const importFile = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
     if (!file) return;
-    const result = await adminCall(BASE, 'import', await file.text());
-    alert(JSON.stringify(result, null, 2));
+    const result = (await adminCall(BASE, 'import', await file.text())) as ImportReport;
+    // The same file can be imported again later: the input only reports changes.
+    input.value = '';
     await refresh();
+    reread();
+    setImportReport(result);
   };
   return (
     <div className="page">
       <div className="host-bar" role="region" aria-label="Browser host">
-        <StatusLine status={status} error={error} onStorage={onStorage} continueInMemory={() => void continueInMemory()} />
+        <StatusLine status={status} error={error} onStorage={onStorage} continueInMemory={() => void continueInMemory()} onNewHistory={reread} />
         <a href={`${BASE}__playground/export`} download="cluster.yaml">Export (YAML)</a>
-        <label>Import <input type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target.files?.[0])} /></label>
+        <label>Import <input type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target)} /></label>
         <button type="button" onClick={() => void reset()}>Reset cluster</button>
         <button type="button" onClick={() => void refresh()}>Refresh status</button>
       </div>
-      {status && <Playground apiBase={BASE} />}
+      {status && <Playground key={clusterEpoch} apiBase={BASE} />}
+      {importReport && <ImportResultDialog report={importReport} onClose={() => setImportReport(undefined)} />}
     </div>
   );
 }

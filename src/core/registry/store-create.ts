@@ -42,9 +42,13 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
-  if (r.strategy.tracksGeneration) meta.generation = 1;
+  // A restore keeps what the exported object had: its generation, its status and (below) its
+  // managedFields, so an export imported into a fresh cluster reads back as it was written.
+  const restored = restore ? { generation: meta.generation, status: obj.status, managedFields: meta.managedFields } : undefined;
+  if (r.strategy.tracksGeneration) meta.generation = restoredGeneration(restored?.generation) ?? 1;
   else delete meta.generation;
   r.strategy.prepareForCreate(obj);
+  if (restored && restored.status !== undefined) obj.status = restored.status;
   await checkNamespace(ctx, r, ns, meta.name ?? '');
   const hooks = hooksFor(ctx, r);
   const reservation = hooks?.beforeCreate ? await hooks.beforeCreate(ctx, r, obj, attrs) : undefined;
@@ -63,7 +67,8 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
         applyDefaults(r, obj);
       }
     }
-    if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
+    if (restored && Array.isArray(restored.managedFields) && restored.managedFields.length > 0) meta.managedFields = restored.managedFields;
+    else if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
     validateWrite(ctx, r, obj, undefined);
     if (hooks?.admitCreate) await hooks.admitCreate(ctx, r, obj, attrs);
     if (webhooks) await webhooks.validate(ctx, review());
@@ -86,6 +91,10 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   meta.resourceVersion = String(kv.modRev);
   await hooks?.afterCreate?.(ctx, r, obj);
   return { obj, text: kv.value, created: true, changed: true };
+}
+
+function restoredGeneration(g: unknown): number | undefined {
+  return typeof g === 'number' && Number.isSafeInteger(g) && g > 0 ? g : undefined;
 }
 
 /** storage.APIObjectVersioner.ObjectResourceVersion succeeds with a non-zero revision (strconv.ParseUint). */

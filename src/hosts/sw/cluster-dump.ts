@@ -1,7 +1,9 @@
 // Export and import of the whole cluster state as multi-document YAML, done through the API
 // itself (discovery, then a list per resource; creates on import) so it needs no knowledge of the
-// storage layout. Export keeps managedFields. Import goes through create, so resourceVersions are
-// renumbered; the API assigns new uids on create (kube semantics), which the report notes.
+// storage layout. Import goes through the API's create in its internal restore mode, which keeps
+// each object's uid, creationTimestamp, generation, status and managedFields exactly; objects are
+// created in their exported resourceVersion order, so the new store's resourceVersions (a new
+// history, numbered from the fresh cluster's) keep the old ones' order.
 import { parseAllDocuments, stringify } from 'yaml';
 import type { ApiServer } from '../../core/api';
 import { isStream } from '../../core/types';
@@ -91,10 +93,21 @@ export function ownersFirst(objs: Obj[]): Obj[] {
   return out;
 }
 
+/** Orders resourceVersion strings as the revisions they are; a missing or odd one sorts last. */
+function compareRevisions(a: unknown, b: unknown): number {
+  const rev = (v: unknown) => (typeof v === 'string' && /^[0-9]{1,20}$/.test(v) ? BigInt(v) : undefined);
+  const x = rev(a);
+  const y = rev(b);
+  if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 export async function importCluster(server: ApiServer, yamlText: string): Promise<ImportResult> {
   const objs = parseAllDocuments(yamlText).map((d) => d.toJSON() as Obj | null).filter((o): o is Obj => !!o && !!o.kind);
   const rank = (o: Obj) => (o.kind === 'Namespace' ? 0 : o.kind === 'CustomResourceDefinition' ? 1 : 2);
-  objs.sort((a, b) => rank(a) - rank(b));
+  // Within a rank, in the order the source cluster wrote them: the new resourceVersions keep the
+  // old ones' order, so "which was written last" reads the same after an import.
+  objs.sort((a, b) => rank(a) - rank(b) || compareRevisions(a.metadata?.resourceVersion, b.metadata?.resourceVersion));
   const result: ImportResult = { created: 0, failed: [] };
   let refs = await discover(server);
   for (const obj of ownersFirst(objs)) {

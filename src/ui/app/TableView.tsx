@@ -24,12 +24,13 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
   const client = useClient();
   const queryClient = useQueryClient();
   const [limit, setLimit] = useState(50);
-  // Tokens of the pages before this one, so "Previous" can go back (continue tokens only go forward).
-  const [tokens, setTokens] = useState<string[]>(['']);
+  // Which page (0 = the first). A continue token reads the snapshot the first page was cut from, so
+  // re-reading page 3 with its old token would never show a change: each read walks from a fresh
+  // first page instead, and every page follows the watch as the first one does.
+  const [pageIndex, setPageIndex] = useState(0);
   const [selectorDraft, setSelectorDraft] = useState(labelSelector);
-  const token = tokens[tokens.length - 1]!;
-  const key = ['table', client.apiBase, target.group, target.version, target.resource, namespace ?? '', labelSelector, limit, token];
-  const page = useQuery({ queryKey: key, queryFn: () => client.tablePage(target, { namespace, limit, continue: token || undefined, labelSelector: labelSelector || undefined }), placeholderData: keepPreviousData });
+  const key = ['table', client.apiBase, target.group, target.version, target.resource, namespace ?? '', labelSelector, limit, pageIndex];
+  const page = useQuery({ queryKey: key, queryFn: () => walkToPage(pageIndex, (token) => client.tablePage(target, { namespace, limit, continue: token, labelSelector: labelSelector || undefined })), placeholderData: keepPreviousData });
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['table', client.apiBase, target.group, target.version, target.resource] }), [queryClient, client, target.group, target.version, target.resource]);
   const live = useLiveList(target, namespace, labelSelector, refresh);
 
@@ -48,7 +49,7 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
         className="toolbar"
         onSubmit={(e) => {
           e.preventDefault();
-          setTokens(['']);
+          setPageIndex(0);
           onLabelSelector(selectorDraft.trim());
         }}
       >
@@ -58,7 +59,7 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
         <button type="submit">Filter</button>
         <label>
           limit{' '}
-          <select value={limit} onChange={(e) => { setLimit(Number(e.target.value)); setTokens(['']); }}>
+          <select value={limit} onChange={(e) => { setLimit(Number(e.target.value)); setPageIndex(0); }}>
             {[10, 50, 100, 500, 1000].map((n) => <option key={n}>{n}</option>)}
           </select>
         </label>
@@ -73,12 +74,12 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
             <dt>resourceVersion</dt><dd data-testid="list-rv">{page.data.resourceVersion}</dd>
             <dt>continue</dt><dd><code data-testid="continue-token">{page.data.continue || '(last page)'}</code></dd>
             <dt>remainingItemCount</dt><dd data-testid="remaining">{page.data.remainingItemCount ?? '—'}</dd>
-            <dt>page</dt><dd data-testid="page-number">{tokens.length}</dd>
+            <dt>page</dt><dd data-testid="page-number">{page.data.pageIndex + 1}</dd>
             <dt>rows</dt><dd data-testid="row-count">{rows.length}</dd>
           </dl>
           <div className="pager">
-            <button type="button" disabled={tokens.length === 1} onClick={() => setTokens(tokens.slice(0, -1))}>Previous page</button>
-            <button type="button" disabled={!page.data.continue} onClick={() => setTokens([...tokens, page.data.continue])}>Next page</button>
+            <button type="button" disabled={page.data.pageIndex === 0} onClick={() => setPageIndex(page.data.pageIndex - 1)}>Previous page</button>
+            <button type="button" disabled={!page.data.continue} onClick={() => setPageIndex(page.data.pageIndex + 1)}>Next page</button>
             {page.isFetching && <span aria-busy="true"> refreshing…</span>}
           </div>
           <VirtualRows columns={page.data.columns} rows={rows} objectLink={objectLink} />
@@ -89,6 +90,20 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
       <EventLog entries={live.snapshot.log} resourceVersion={live.snapshot.resourceVersion} />
     </section>
   );
+}
+
+/**
+ * Reads page `index` by following continue tokens from a fresh first page. When the list has
+ * shrunk below that page, the last page there is answers, with its own index.
+ */
+async function walkToPage<P extends { continue: string }>(index: number, read: (token: string | undefined) => Promise<P>): Promise<P & { pageIndex: number }> {
+  let page = await read(undefined);
+  let at = 0;
+  while (at < index && page.continue) {
+    page = await read(page.continue);
+    at++;
+  }
+  return { ...page, pageIndex: at };
 }
 
 function sameError(a: unknown, b: unknown): boolean {
