@@ -115,7 +115,7 @@ function App() {
       <div className="host-bar" role="region" aria-label="Browser host">
         <StatusLine status={status} error={error} onStorage={onStorage} continueInMemory={() => void continueInMemory()} onNewHistory={reread} />
         <a href={`${BASE}__playground/export`} download="cluster.yaml">Export (YAML)</a>
-        <label>Import <input type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target)} /></label>
+        <label className="button file-button">Import (YAML)… <input className="sr-only" type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target)} /></label>
         <button type="button" onClick={() => void reset()}>Reset cluster</button>
         <button type="button" onClick={() => void refresh()}>Refresh status</button>
       </div>

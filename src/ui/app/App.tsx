@@ -2,7 +2,7 @@
 // health. Mounted by the page shell with the API's base URL (the Service Worker's scope or a Node
 // host URL); everything goes over HTTP like any other client.
 import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { createApiClient } from '../lib/api';
 import { impersonationHeaders, loadIdentity, saveIdentity, type Identity } from '../lib/identity';
 import { WarningLog } from '../lib/warnings';
@@ -19,7 +19,12 @@ import { ResourceTree } from './ResourceTree';
 import { TableView } from './TableView';
 import { useHashRoute } from './use-hash-route';
 import { scheduleInFrame } from '../lib/watch-store';
+import { Welcome } from './Welcome';
 import './theme.css';
+
+// The lessons (their data and views) load only when a learner opens them.
+const LessonView = lazy(() => import('./learn/LessonView').then((m) => ({ default: m.LessonView })));
+const LessonList = lazy(() => import('./learn/LessonList').then((m) => ({ default: m.LessonList })));
 
 // Query results reach React in the same per-frame batch as watch events: one commit per frame.
 notifyManager.setScheduler(scheduleInFrame);
@@ -86,7 +91,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
       <header>
         <strong>kube-playground</strong>
         <nav aria-label="Views">
-          <a href="#/">Explore</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a> <a href="#/webhooks">Webhooks</a>
+          <a href="#/">Home</a> <a href="#/learn">Lessons</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a> <a href="#/webhooks">Webhooks</a>
         </nav>
         <label>
           Namespace{' '}
@@ -99,7 +104,12 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
         <RecentWarnings />
       </aside>
       <main id="main" tabIndex={-1}>
-        {route.view === 'home' && !extra && <p>Pick a kind on the left, or open the request console.</p>}
+        {route.view === 'home' && !extra && <Welcome />}
+        {(route.view === 'learn' || route.view === 'lesson') && (
+          <Suspense fallback={<p aria-busy="true">Loading the lessons…</p>}>
+            {route.view === 'learn' ? <LessonList /> : <LessonView apiBase={apiBase} lessonId={route.lesson} step={route.step} headers={impersonationHeaders(identity)} />}
+          </Suspense>
+        )}
         {extra === 'settings' && <SettingsPanel apiBase={apiBase} />}
         {extra === 'audit' && <AuditPanel apiBase={apiBase} />}
         {extra === 'webhooks' && <WebhooksPanel apiBase={apiBase} />}

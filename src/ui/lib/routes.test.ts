@@ -13,19 +13,22 @@ describe('routes', () => {
   it('reads the fixed views and falls back home on anything else', () => {
     expect(parseHash('#/console')).toEqual({ view: 'console' });
     expect(parseHash('#/health')).toEqual({ view: 'health' });
+    expect(parseHash('#/learn')).toEqual({ view: 'learn' });
+    expect(parseHash('#/learn/first-apply')).toEqual({ view: 'lesson', lesson: 'first-apply', step: 1 });
+    expect(parseHash('#/learn/first-apply/2')).toEqual({ view: 'lesson', lesson: 'first-apply', step: 2 });
     for (const h of ['', '#', '#/', '#/nonsense', '#/apis/apps', '#/apis/apps/v1/namespaces/d/deployments/web/status']) expect(parseHash(h)).toEqual({ view: 'home' });
   });
 
   it('round-trips every state', () => {
     const states: ViewState[] = [
-      { view: 'home' }, { view: 'console' }, { view: 'health' },
+      { view: 'home' }, { view: 'console' }, { view: 'health' }, { view: 'learn' }, { view: 'lesson', lesson: 'conflict', step: 3 },
       { view: 'list', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'default' },
       { view: 'list', group: '', version: 'v1', resource: 'pods', labelSelector: 'app in (a,b)' },
       { view: 'object', group: 'example.com', version: 'v1alpha1', resource: 'widgets', namespace: 'team a', name: 'w:1' },
       { view: 'object', group: '', version: 'v1', resource: 'nodes', name: 'node-1' },
     ];
     for (const s of states) expect(parseHash(formatHash(s))).toEqual(s);
-    expect(formatHash(states[3]!)).toBe('#/apis/apps/v1/namespaces/default/deployments');
-    expect(formatHash(states[5]!)).toBe('#/apis/example.com/v1alpha1/namespaces/team%20a/widgets/w%3A1');
+    expect(formatHash(states[5]!)).toBe('#/apis/apps/v1/namespaces/default/deployments');
+    expect(formatHash(states[7]!)).toBe('#/apis/example.com/v1alpha1/namespaces/team%20a/widgets/w%3A1');
   });
 });

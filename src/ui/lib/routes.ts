@@ -1,6 +1,6 @@
 // Deep links: the view lives in the URL hash so it can be shared and reloaded. The hash mirrors the
 // API path (`#/apis/apps/v1/namespaces/default/deployments/web`, `#/api/v1/nodes`), plus
-// `#/console` and `#/health`; a list may carry `?labelSelector=`.
+// `#/console`, `#/health`, `#/learn` and `#/learn/<lesson>/<step>` (1-based); a list may carry `?labelSelector=`.
 import { parseResourcePath } from './commands';
 import { groupVersionPath } from './api-paths';
 
@@ -16,6 +16,8 @@ export type ViewState =
   | { view: 'home' }
   | { view: 'console' }
   | { view: 'health' }
+  | { view: 'learn' }
+  | { view: 'lesson'; lesson: string; step: number }
   | ({ view: 'list'; labelSelector?: string } & ResourceLocation)
   | ({ view: 'object'; name: string } & ResourceLocation);
 
@@ -24,6 +26,9 @@ export function parseHash(hash: string): ViewState {
   const [path = '', query = ''] = raw.split(/\?(.*)/s, 2);
   if (path === '/console') return { view: 'console' };
   if (path === '/health') return { view: 'health' };
+  if (path === '/learn') return { view: 'learn' };
+  const lesson = /^\/learn\/([a-z0-9-]+)(?:\/([0-9]{1,3}))?$/.exec(path);
+  if (lesson) return { view: 'lesson', lesson: lesson[1]!, step: Math.max(1, Number(lesson[2] ?? 1)) };
   const parsed = parseResourcePath(path);
   if (!parsed || parsed.subresource) return { view: 'home' };
   const location: ResourceLocation = { group: parsed.group, version: parsed.version, resource: parsed.resource };
@@ -41,6 +46,10 @@ export function formatHash(state: ViewState): string {
       return '#/console';
     case 'health':
       return '#/health';
+    case 'learn':
+      return '#/learn';
+    case 'lesson':
+      return `#/learn/${state.lesson}/${state.step}`;
     case 'list':
     case 'object': {
       let path = groupVersionPath(state.group, state.version);

@@ -1,0 +1,103 @@
+// The lessons through the page only: a learner's clicks and typing. Every lesson is completed
+// step by step, each step's check (read from the API's watch) passing; one step is failed on
+// purpose and shows its hint; progress survives a reload. Screenshots of the welcome screen and a
+// lesson at 1440×900 and 1024×768, light and dark, go to test-results/ui-screenshots/.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openUiSession, UI_SHOTS, type UiSession } from './harness';
+import { LESSONS } from '../../src/ui/lessons/catalog';
+
+let session: UiSession;
+let page: Page;
+
+beforeAll(async () => {
+  session = await openUiSession();
+  ({ page } = session);
+}, 120_000);
+
+afterAll(async () => {
+  await session?.close();
+});
+
+const check = () => page.getByTestId('step-check');
+
+async function sendCard(index: number): Promise<void> {
+  const card = page.getByRole('region', { name: `Request ${index + 1}` });
+  const answers = await card.getByTestId('answer-status').count();
+  await card.getByRole('button', { name: 'Send' }).click();
+  if (answers === 0) await card.getByTestId('answer-status').waitFor();
+}
+
+async function shots(name: string): Promise<void> {
+  for (const [w, h] of [[1440, 900], [1024, 768]] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(UI_SHOTS, `${name}-${w}x${h}-${scheme}.png`) });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('lessons in the page', () => {
+  it('welcomes a first-time learner with a way in', async () => {
+    await page.evaluate(() => (location.hash = '#/'));
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Learn Kubernetes field ownership by doing it');
+    await shots('welcome');
+    await page.getByRole('link', { name: /Start the first lesson/ }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/learn/managed-fields/1');
+    await page.getByRole('heading', { name: 'What managedFields are' }).waitFor();
+  });
+
+  it('fails a step on purpose, sees the hint, then passes it', async () => {
+    await page.evaluate(() => (location.hash = '#/learn/conflict/1'));
+    await expect.poll(() => check().innerText()).toMatch(/^Not yet/);
+    await sendCard(0);
+    await expect.poll(() => check().innerText(), { timeout: 10_000 }).toMatch(/^✓ Done/);
+    await page.getByRole('link', { name: 'Next step' }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/learn/conflict/2');
+    // bob types another value than alice's: a 409, the check stays "not yet", the hint shows.
+    const body = page.getByRole('textbox', { name: 'Request 1 body' });
+    await body.fill((await body.inputValue()).replace('replicas: "2"', 'replicas: "7"'));
+    await sendCard(0);
+    await expect.poll(() => page.getByTestId('answer-status').innerText()).toMatch(/^409/);
+    await expect.poll(() => check().innerText()).toMatch(/^Not yet/);
+    await expect.poll(() => page.getByTestId('hint').innerText()).toContain('exactly "2"');
+    await shots('lesson-hint');
+    await body.fill((await body.inputValue()).replace('replicas: "7"', 'replicas: "2"'));
+    await sendCard(0);
+    await expect.poll(() => check().innerText(), { timeout: 10_000 }).toMatch(/^✓ Done/);
+  });
+
+  it('completes every lesson through the page', async () => {
+    for (const lesson of LESSONS) {
+      await page.evaluate((h) => (location.hash = h), `#/learn/${lesson.id}/1`);
+      for (const [i, step] of lesson.steps.entries()) {
+        await page.getByRole('heading', { name: `Step ${i + 1} of ${lesson.steps.length}: ${step.title}` }).waitFor();
+        await expect.poll(() => check().innerText(), { message: `${lesson.id} ${i + 1} before` }).toMatch(/^(Not yet|✓ Done)/);
+        for (let r = 0; r < step.requests.length; r++) {
+          const path = page.getByRole('textbox', { name: `Request ${r + 1} path` });
+          if ((await path.inputValue()).endsWith('continue=')) {
+            // Paging: the token from the first answer, typed into the second path.
+            const answer = page.getByRole('region', { name: 'Request 1' }).locator('details.answer');
+            await answer.locator('summary').click();
+            const token = (JSON.parse(await answer.locator('pre').innerText()) as { metadata: { continue: string } }).metadata.continue;
+            await path.fill((await path.inputValue()) + encodeURIComponent(token));
+          }
+          await sendCard(r);
+        }
+        await expect.poll(() => check().innerText(), { message: `${lesson.id} step ${i + 1}`, timeout: 10_000 }).toMatch(/^✓ Done/);
+        if (lesson.id === 'list-types' && i === 0) await shots('lesson-done');
+        const next = page.getByRole('link', { name: /^Next (step|lesson)/ });
+        if (await next.count()) await next.click();
+      }
+    }
+    // Progress is kept: after a reload the list says every lesson is done.
+    await page.evaluate(() => (location.hash = '#/learn'));
+    await page.reload();
+    await expect.poll(() => page.locator('.lesson-state.done').count(), { timeout: 15_000 }).toBe(LESSONS.length);
+    await shots('lesson-list');
+  });
+});

@@ -1,0 +1,29 @@
+// The lessons, in the order a learner takes them. A new lesson: one file here and one line below.
+import type { Lesson } from './types';
+import { managedFieldsLesson } from './managed-fields';
+import { firstApplyLesson } from './first-apply';
+import { conflictLesson } from './conflict';
+import { waysOutLesson } from './ways-out';
+import { removeFieldLesson } from './remove-field';
+import { updateVsApplyLesson } from './update-vs-apply';
+import { listTypesLesson } from './list-types';
+import { resetManagedFieldsLesson } from './reset-managed-fields';
+import { concurrencyLesson } from './concurrency';
+import { pagingLesson } from './paging';
+
+export const LESSONS: readonly Lesson[] = [
+  managedFieldsLesson,
+  firstApplyLesson,
+  conflictLesson,
+  waysOutLesson,
+  removeFieldLesson,
+  updateVsApplyLesson,
+  listTypesLesson,
+  resetManagedFieldsLesson,
+  concurrencyLesson,
+  pagingLesson,
+];
+
+export function lessonById(id: string): Lesson | undefined {
+  return LESSONS.find((l) => l.id === id);
+}
