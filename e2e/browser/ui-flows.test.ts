@@ -170,9 +170,27 @@ describe('playground UI', () => {
     await page.locator('.write-actions').getByRole('button', { name: 'Apply', exact: true }).click();
     await expect.poll(() => page.getByTestId('write-result').innerText()).toContain('Apply: OK');
     await expect.poll(() => ownersOf(ownedLine(page, /^\s*replicas: 3$/))).toEqual(['manager-a', 'manager-b']);
-    const title = await ownedLine(page, /^\s*replicas: 3$/).getAttribute('title');
-    expect(title).toContain('.spec.replicas');
-    expect(title).toMatch(/manager-a.*Apply/);
+    // Pointing at a line shows every owner's full entry; the blame column names both.
+    await ownedLine(page, /^\s*replicas: 3$/).hover();
+    const detail = await page.getByTestId('field-detail').innerText();
+    expect(detail).toContain('.spec.replicas');
+    expect(detail).toMatch(/manager-a · Apply · apps\/v1/);
+    expect(detail).toMatch(/manager-b · Apply · apps\/v1/);
+    expect(await ownedLine(page, /^\s*replicas: 3$/).locator('.blame').innerText()).toMatch(/^manager-a, manager-b · Apply · \d+s$/);
+    // The legend highlights exactly one manager's fields.
+    await page.getByRole('list', { name: 'Field managers' }).getByRole('button', { name: /manager-b/ }).click();
+    const selected = await page.locator('.owned-lines li.selected').evaluateAll((els) => els.map((e) => e.getAttribute('data-owners')));
+    expect(selected.length).toBeGreaterThan(0);
+    expect(selected.every((o) => (o ?? '').split(' ').includes('manager-b'))).toBe(true);
+    const allB = await page.locator('.owned-lines li').evaluateAll((els) => els.filter((e) => (e.getAttribute('data-owners') ?? '').split(' ').includes('manager-b')).length);
+    expect(selected.length).toBe(allB);
+    // The keyboard reaches the same details: the object is one tab stop, the arrows move a line.
+    await page.locator('.owned-lines').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByTestId('field-detail').innerText()).toMatch(/^Line 2|\.kind|\.apiVersion/);
+    await shot(page, 'ownership-highlight');
     await shot(page, 'ownership-shared');
   });
 

@@ -233,9 +233,15 @@ describe('colours and descriptions', () => {
     const alone = colourForManagers([{ manager: 'alice', operation: 'Apply', subresource: '' }]);
     const withOthers = colourForManagers([{ manager: 'zed', operation: 'Update', subresource: '' }, { manager: 'alice', operation: 'Apply', subresource: '' }]);
     expect(withOthers.find((e) => e.manager === 'alice')!.colour).toBe(alone[0]!.colour);
-    // 30 managers over 24 hues: the first 24 distinct, never an exception.
+    // 30 managers over the 8 palette colours: the first 8 distinct, every mark distinct.
     const many = colourForManagers(Array.from({ length: 30 }, (_, i) => ({ manager: `m${i}`, operation: 'Apply', subresource: '' })));
-    expect(new Set(many.slice(0, 24).map((e) => e.colour)).size).toBe(24);
+    expect(new Set(many.slice(0, 8).map((e) => e.colour)).size).toBe(8);
+    expect(new Set(many.map((e) => e.mark)).size).toBe(30);
+  });
+
+  it('marks managers with a letter, two when initials clash', () => {
+    const marks = colourForManagers(['alice', 'amy', 'bob', 'kube-controller-manager', 'kube-scheduler', 'manager-a', 'manager-b'].map((manager) => ({ manager, operation: 'Apply', subresource: '' }))).map((e) => [e.manager, e.mark]);
+    expect(marks).toEqual([['alice', 'A'], ['amy', 'Ay'], ['bob', 'B'], ['kube-controller-manager', 'K'], ['kube-scheduler', 'Ks'], ['manager-a', 'M'], ['manager-b', 'Mb']]);
   });
 
   it('describes an owner for a hover', () => {
