@@ -91,3 +91,31 @@ describe('views that follow the cluster', () => {
     expect(userObjects(again.body, names)).toEqual(userObjects(exported.body, names));
   });
 });
+
+describe('ownership timeline', () => {
+  it('lists five writes by three managers and scrubs back to revision 2', async () => {
+    const cm = 'api/v1/namespaces/default/configmaps';
+    const apply = (manager: string, data: Record<string, string>, force = false) =>
+      send(page, 'PATCH', `${cm}/history?fieldManager=${manager}${force ? '&force=true' : ''}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'history' }, data }, 'application/apply-patch+yaml');
+    expect((await apply('alice', { a: '1' })).status).toBe(201);
+    expect((await apply('bob', { b: '2' })).status).toBe(200);
+    expect((await send(page, 'PATCH', `${cm}/history?fieldManager=carol`, { data: { a: '9' } }, 'application/merge-patch+json')).status).toBe(200);
+    expect((await apply('bob', { b: '3' })).status).toBe(200);
+    expect((await apply('alice', { c: '4' })).status).toBe(200);
+    await go(page, '#/api/v1/namespaces/default/configmaps/history');
+    await page.getByRole('button', { name: 'History' }).click();
+    const entries = page.getByTestId('timeline-entry');
+    await expect.poll(() => entries.count()).toBe(5);
+    expect(await page.getByTestId('writers').allInnerTexts()).toEqual(['alice (Apply)', 'bob (Apply)', 'carol (Update)', 'bob (Apply)', 'alice (Apply)']);
+    expect(await entries.nth(2).getByTestId('changed-values').innerText()).toContain('.data.a');
+    expect(await entries.nth(2).getByTestId('owner-changes').innerText()).toMatch(/\.data\.a \+carol −alice/);
+    // alice's last apply leaves out a, which carol owns now: alice keeps c only. Nobody is gone yet;
+    // scrub to revision 2: alice owns a, bob owns b.
+    await page.getByRole('slider', { name: 'Revision' }).fill('2');
+    await expect.poll(() => page.locator('.timeline h3').innerText()).toMatch(/^As it was at rv \d+ \(changed\)$/);
+    const line = (text: RegExp) => page.locator('.timeline .owned-lines li').filter({ has: page.locator('code', { hasText: text }) });
+    expect(await line(/^\s*a: "1"$/).getAttribute('data-owners')).toBe('alice');
+    expect(await line(/^\s*b: "2"$/).getAttribute('data-owners')).toBe('bob');
+    await page.screenshot({ path: join(UI_SHOTS, 'timeline.png') });
+  });
+});

@@ -67,6 +67,12 @@ export async function handleAdmin(action: string, request: Request, runtime: Api
       // Refused settings are a 422, with the start-up error as the message, like a Status.
       return json(answer.error ? { ...answer, message: answer.error } : answer, answer.error ? 422 : 200);
     }
+    case 'GET timeline': {
+      // Every revision the worker recorded of the object with this uid, oldest first.
+      const uid = new URL(request.url).searchParams.get('uid') ?? '';
+      if (!uid) return hostStatus(400, 'BadRequest', 'timeline needs ?uid=');
+      return json({ revisions: await runtime.timeline.read(uid) });
+    }
     case 'GET audit': {
       // The newest events of the running API server (its ring starts empty at each restart).
       const limit = Math.min(Number(new URL(request.url).searchParams.get('limit')) || AUDIT_PAGE_MAX, AUDIT_PAGE_MAX);

@@ -4,6 +4,7 @@
 // "not persistent" rather than losing writes silently. Storage failures after open (quota) are
 // remembered for the page and still answered as 500 Status errors by the core; the page then
 // offers to go on in memory, with every object, revision and history event carried over.
+import { createTimelineStore, type TimelineStore } from './timeline-store';
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../../core/api';
 import type { BackendState, KvBackend } from '../../core/storage/types';
 import { createIdbBackend } from '../../backends/idb/idb-backend';
@@ -23,6 +24,8 @@ export interface RuntimeOptions {
 }
 
 export interface ApiRuntime {
+  /** Every committed revision of every object, for the page's ownership timeline. */
+  readonly timeline: TimelineStore;
   /** The server, opening it on first use. */
   server(): Promise<ApiServer>;
   readonly mode: StorageMode;
@@ -54,6 +57,7 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
   let storageError = '';
   // Kept across restarts: a memory-only cluster must survive a settings change too.
   let memory: KvBackend | undefined;
+  const timeline = createTimelineStore({ dbName: `${opts.dbName}-timeline` });
 
   /** Remembers backend failures for the page, leaving the error itself to the core. */
   const observed = (backend: KvBackend): KvBackend => ({
@@ -67,7 +71,14 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
       // The backend's own promise, observed on its failure path only: no extra async step
       // between the transaction's completion and the waiting writes.
       try {
-        return backend.commit(batch)?.catch(remember);
+        const committed = backend.commit(batch);
+        if (!committed) {
+          timeline.record(batch.events);
+          return committed;
+        }
+        // Recorded beside the waiting writes' chain, not in it: no extra step before they go on.
+        committed.then(() => timeline.record(batch.events), () => undefined);
+        return committed.catch(remember);
       } catch (error) {
         return remember(error);
       }
@@ -102,7 +113,7 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
       storageError = 'running in memory: changes are not persistent';
     }
     memory ??= createMemoryBackend();
-    const server = await createApiServer({ ...api, backend: memory });
+    const server = await createApiServer({ ...api, backend: observed(memory) });
     mode = 'memory';
     return server;
   };
@@ -124,6 +135,7 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
   };
 
   return {
+    timeline,
     get openMs() {
       return openMs;
     },
@@ -174,6 +186,7 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
     async reset() {
       await close();
       memory = undefined;
+      await timeline.clear();
       // Also after continuing in memory: the database is dropped (freeing its quota) and the next
       // start tries it again. Where IndexedDB is denied, the delete fails and memory it stays.
       if (!opts.forceMemory) await deleteDatabase(opts.indexedDB ?? globalThis.indexedDB, opts.dbName).catch(() => undefined);

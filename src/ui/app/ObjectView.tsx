@@ -11,6 +11,7 @@ import { skeletonConfig, startingConfig } from '../lib/starting-config';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
 import { OwnershipGutter } from './OwnershipGutter';
+import { ObjectTimeline } from './ObjectTimeline';
 import { WriteActions } from './WriteActions';
 
 interface ObjectMeta {
@@ -25,6 +26,7 @@ export function ObjectView({ target, namespace, name }: { target: ResourceRef; n
   const object = useQuery({ queryKey: key, queryFn: () => client.get(target, namespace, name) });
   const discovery = useQuery({ queryKey: ['discovery', client.apiBase], queryFn: () => client.discover(), staleTime: 30_000 });
   const [showRaw, setShowRaw] = useState(false);
+  const [pane, setPane] = useState<'live' | 'history'>('live');
   const [conflicts, setConflicts] = useState<StatusCause[]>([]);
   const [watchError, setWatchError] = useState<unknown>(null);
   const settled = useRef(false);
@@ -78,7 +80,17 @@ export function ObjectView({ target, namespace, name }: { target: ResourceRef; n
       <ErrorBox error={watchError} />
       <div className="object-columns">
         <div className="live-column" aria-label="Live object">
-          {view ? (
+          <div className="pane-switch" role="group" aria-label="Show">
+            <button type="button" aria-pressed={pane === 'live'} onClick={() => setPane('live')}>
+              Live
+            </button>
+            <button type="button" aria-pressed={pane === 'history'} onClick={() => setPane('history')} disabled={!live}>
+              History
+            </button>
+          </div>
+          {pane === 'history' && live ? (
+            <ObjectTimeline adminBase={`${client.apiBase.replace(/\/?$/, '/')}__playground/`} uid={String(live.metadata?.uid ?? '')} resourceVersion={String(live.metadata?.resourceVersion ?? '')} apiVersion={String(live.apiVersion ?? '')} kind={String(live.kind ?? '')} />
+          ) : view ? (
             <>
               <label>
                 <input type="checkbox" checked={showRaw} onChange={(e) => setShowRaw(e.target.checked)} /> Show raw managedFields
