@@ -83,6 +83,17 @@ function waitForReadyLine(child: ChildProcess): Promise<{ url: string; kubeconfi
 }
 
 /** Starts a fresh server (empty store) and returns client runners bound to it. */
+/**
+ * Runs another client binary of .tools/bin (`kubectl-1.23`) against the cluster, with the same
+ * throwaway HOME and kubeconfig and a cache dir of its own; `env` adds variables (EDITOR, say).
+ */
+export function runTool(c: Cluster, tool: string, args: string[], opts: RunOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+  const bin = join(BIN, tool);
+  if (!existsSync(bin)) throw new Error(`.tools/bin/${tool} is missing: run node scripts/tools.mjs`);
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: c.dir, KUBECONFIG: c.kubeconfig, ...opts.env };
+  return run(bin, ['--cache-dir', join(c.dir, `kube-cache-${tool}`), ...args], env, opts);
+}
+
 /** Runs kubectl and fails with its output when the exit code is not 0. */
 export async function kubectlOk(c: Cluster, args: string[], stdin?: string): Promise<RunResult> {
   const r = await c.kubectl(args, { stdin });

@@ -87,12 +87,13 @@ function convertNode(input: Json): Json {
         break;
       case 'properties':
         if (properties) {
-          const converted: Json = {};
+          // Entries, not assignment: a property may be named `__proto__`.
+          const converted: [string, Json][] = [];
           for (const name of Object.keys(properties).sort()) {
             const child = properties[name];
-            if (isObject(child)) converted[name] = convertNode(child);
+            if (isObject(child)) converted.push([name, convertNode(child)]);
           }
-          out.properties = converted;
+          out.properties = Object.fromEntries(converted);
         }
         break;
       case 'additionalProperties': {

@@ -14,6 +14,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as 
 const NOT_IN_V1_23 = new Set(['fieldValidation', 'sendInitialEvents']);
 
 const CUSTOM_CONSUMES = ['application/json', 'application/yaml'];
+/** PATCH bodies in the order kube's installer (and its CRD builder) lists them. */
+const PATCH_CONSUMES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+const CUSTOM_PATCH_CONSUMES = PATCH_CONSUMES.filter((t) => t !== 'application/strategic-merge-patch+json');
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -106,7 +109,7 @@ function v2Operation(op: Json, path: string, method: string, custom: boolean): J
   }
 
   let consumes: string[];
-  if (method === 'patch' && body && isObject(body.content)) consumes = Object.keys(body.content);
+  if (method === 'patch' && op['x-kubernetes-action'] === 'patch') consumes = custom ? CUSTOM_PATCH_CONSUMES : PATCH_CONSUMES;
   else consumes = custom ? CUSTOM_CONSUMES : ['*/*'];
 
   const out: Json = { consumes, produces, schemes: ['https'], tags: [operationTag(path)], operationId: op.operationId };
