@@ -226,6 +226,20 @@ describe('/openapi/v2', () => {
   });
 });
 
+describe('/openapi/v2 with --runtime-config', () => {
+  it('lists only the served group/versions', async () => {
+    const narrowed = await startTestServer({ runtimeConfig: 'batch/v1beta1=false' });
+    try {
+      const doc = (await narrowed.get('/openapi/v2')).json;
+      expect(Object.keys(doc.paths).some((p) => p.startsWith('/apis/batch/v1beta1/'))).toBe(false);
+      expect(doc.definitions['io.k8s.api.batch.v1beta1.CronJob']).toBeUndefined();
+      expect(doc.paths['/apis/batch/v1/namespaces/{namespace}/cronjobs']).toBeDefined();
+    } finally {
+      await narrowed.close();
+    }
+  });
+});
+
 describe('the OpenAPIV3 feature gate', () => {
   it('is on by default here: /openapi/v3 is served', async () => {
     expect((await c.get('/openapi/v3')).status).toBe(200);
