@@ -114,12 +114,13 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000,
   }
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** `serverArgs`: more flags for the server (`--feature-gates OpenAPIV3=false`). */
+export async function startCluster(serverArgs: string[] = []): Promise<Cluster> {
   for (const tool of ['kubectl', 'helm']) {
     if (!existsSync(join(BIN, tool))) throw new Error(`.tools/bin/${tool} is missing: run node scripts/tools.mjs`);
   }
   const dir = await mkdtemp(join(tmpdir(), 'kube-playground-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), ...serverArgs], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

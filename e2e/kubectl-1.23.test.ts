@@ -208,3 +208,19 @@ describe('kubectl 1.23 with default validation', () => {
     expect(bad.stderr).toContain('ValidationError(Widget.spec): missing required field "size" in com.example.v1.Widget.spec');
   });
 });
+
+describe('with OpenAPIV3=false (v1.23\'s default)', () => {
+  it('/openapi/v3 is a 404 and kubectl 1.34 falls back to /openapi/v2 to explain and validate', async () => {
+    const off = await startCluster(['--feature-gates', 'OpenAPIV3=false']);
+    try {
+      expect((await off.kubectl(['get', '--raw', '/openapi/v3'])).stderr).toContain('Error from server (NotFound)');
+      const explained = await off.kubectl(['explain', 'deployments.spec.replicas']);
+      expect(explained.stdout).toMatch(/^FIELD:\s+replicas <integer>$/m);
+      const bad = await off.kubectl(['apply', '-f', '-'], { stdin: deployment('nginx:1.22', 1).replace('replicas:', 'replicaz:') });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('unknown field "replicaz" in io.k8s.api.apps.v1.DeploymentSpec');
+    } finally {
+      await off.stop();
+    }
+  });
+});
