@@ -34,7 +34,9 @@ describe('toV2Paths', () => {
         ],
       },
     };
-    expect(toV2Paths(v3, true)).toEqual({
+    const v2 = toV2Paths(v3, true);
+    expect(Object.keys(v2['/apis/example.com/v1/namespaces/{namespace}/widgets'].post['x-kubernetes-group-version-kind'] as object)).toEqual(['group', 'kind', 'version']);
+    expect(v2).toEqual({
       '/apis/example.com/v1/namespaces/{namespace}/widgets': {
         post: {
           consumes: ['application/json', 'application/yaml'],
@@ -49,7 +51,7 @@ describe('toV2Paths', () => {
           ],
           responses: { '201': { description: 'Created', schema: { $ref: '#/definitions/com.example.v1.Widget' } }, '401': { description: 'Unauthorized' } },
           'x-kubernetes-action': 'post',
-          'x-kubernetes-group-version-kind': { group: 'example.com', version: 'v1', kind: 'Widget' },
+          'x-kubernetes-group-version-kind': { group: 'example.com', kind: 'Widget', version: 'v1' },
         },
         parameters: [
           { uniqueItems: true, type: 'string', name: 'namespace', in: 'path', required: true },

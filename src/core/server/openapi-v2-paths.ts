@@ -78,6 +78,10 @@ function sortParameters(params: Json[]): Json[] {
   });
 }
 
+function sortedKeys(value: unknown): unknown {
+  return isObject(value) ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]])) : value;
+}
+
 function firstSchema(content: unknown): Json | undefined {
   if (!isObject(content)) return undefined;
   for (const media of Object.values(content)) {
@@ -115,7 +119,8 @@ function v2Operation(op: Json, path: string, method: string, custom: boolean): J
   const out: Json = { consumes, produces, schemes: ['https'], tags: [operationTag(path)], operationId: op.operationId };
   if (params.length) out.parameters = sortParameters(params);
   out.responses = responses;
-  for (const key of Object.keys(op).sort()) if (key.startsWith('x-')) out[key] = op[key];
+  // Extension objects keyed as a Go map writes them (the aggregated spec went through one).
+  for (const key of Object.keys(op).sort()) if (key.startsWith('x-')) out[key] = sortedKeys(op[key]);
   return out;
 }
 
