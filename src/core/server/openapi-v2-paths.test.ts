@@ -35,7 +35,7 @@ describe('toV2Paths', () => {
       },
     };
     const v2 = toV2Paths(v3, true);
-    expect(Object.keys(v2['/apis/example.com/v1/namespaces/{namespace}/widgets'].post['x-kubernetes-group-version-kind'] as object)).toEqual(['group', 'kind', 'version']);
+    expect(Object.keys((v2['/apis/example.com/v1/namespaces/{namespace}/widgets'].post as Record<string, object>)['x-kubernetes-group-version-kind'])).toEqual(['group', 'kind', 'version']);
     expect(v2).toEqual({
       '/apis/example.com/v1/namespaces/{namespace}/widgets': {
         post: {
