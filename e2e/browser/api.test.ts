@@ -110,6 +110,19 @@ describe('browser host', () => {
     expect(page2.items.map((i) => i.metadata.name)).toEqual(['c', 'kube-root-ca.crt']);
   });
 
+  it('serves /openapi/v2 from the worker: gnostic protobuf, never gzipped for the page', async () => {
+    const res = await page.evaluate(async () => {
+      const r = await fetch(new URL('openapi/v2', document.baseURI), { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      return { status: r.status, type: r.headers.get('content-type'), encoding: r.headers.get('content-encoding'), etag: r.headers.get('etag'), head: Array.from(bytes.slice(0, 5)), length: bytes.length };
+    });
+    expect(res).toMatchObject({ status: 200, type: 'application/octet-stream', encoding: null });
+    expect(res.etag).toMatch(/^"[0-9A-F]{128}"$/);
+    // Field 1 (swagger), length 3, "2.0".
+    expect(res.head).toEqual([0x0a, 3, 0x32, 0x2e, 0x30]);
+    expect(res.length).toBeGreaterThan(100_000);
+  });
+
   it('streams a watch to a reader and ends it with a final BOOKMARK', async () => {
     const rv = json(await pageFetch(page, CM)).metadata.resourceVersion;
     await startWatch(page, 'w1', `${CM}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=3`);

@@ -47,11 +47,15 @@ const BUILTIN_PATCH_TYPES = [
 /** Custom resources do not support strategic merge patch (the server answers 415). */
 const CUSTOM_PATCH_TYPES = BUILTIN_PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
 
-/** `apps` → `Apps`, `rbac.authorization.k8s.io` → `RbacAuthorization`, `stable.example.com` → `ComExampleStable`. */
+/**
+ * `apps` → `Apps`, `rbac.authorization.k8s.io` → `RbacAuthorization`, `stable.example.com` →
+ * `StableExampleCom`: kube's GetOperationIDAndTags trims `.k8s.io` and camel-cases the rest in
+ * order (a custom group is not reversed, unlike its definition names).
+ */
 export function groupIdentifier(group: string): string {
   if (group === '') return 'Core';
-  const parts = group.endsWith('.k8s.io') ? group.slice(0, -'.k8s.io'.length).split('.') : group.split('.').reverse();
-  return parts.map(capitalize).join('');
+  const trimmed = group.endsWith('.k8s.io') ? group.slice(0, -'.k8s.io'.length) : group;
+  return trimmed.split(/[^A-Za-z0-9_]+/).filter(Boolean).map(capitalize).join('');
 }
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

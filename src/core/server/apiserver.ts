@@ -40,6 +40,7 @@ import { parseRequest } from './requestinfo';
 import { badRequestTarget } from './respond';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
+import { createOpenApiV2Endpoint } from './openapi-v2-endpoint';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -95,6 +96,13 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     }
     return openapi;
   };
+  // Built on the first request, rebuilt when the served resources (CRDs included) change.
+  const openapiV2 = createOpenApiV2Endpoint({
+    get generation() {
+      return catalog.generation;
+    },
+    resources: () => catalog.all(),
+  });
 
   let started = false;
   let shuttingDown = false;
@@ -108,6 +116,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       () => shuttingDown,
     ),
     openapi: openapiService,
+    openapiV2: (req) => openapiV2.serve(req),
     metrics: observability.metricsResponse,
     serverAddress: opts.serverAddress ?? '127.0.0.1:8080',
     watch: {

@@ -46,6 +46,8 @@ export interface DispatchDeps {
   access?: AccessControl;
   health: Record<string, HealthCheck[]>;
   openapi: () => OpenApiService;
+  /** `GET /openapi/v2` (absent: 404). */
+  openapiV2?: (req: ApiRequest) => Promise<ApiResponse>;
   /** The Prometheus text of /metrics (absent: 404). */
   metrics?: () => ApiResponse;
   serverAddress: string;
@@ -105,6 +107,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       const base = `/${endpoint}`;
       if (p === base || p.startsWith(base + '/')) return serveHealth(endpoint, p.slice(base.length), query, deps.health[endpoint]);
     }
+    if (p === '/openapi/v2' && deps.openapiV2) return deps.openapiV2(req);
     if (p === '/openapi/v3' || p === '/openapi/v3/') {
       return { status: 200, headers: { 'Content-Type': 'application/json' }, body: deps.openapi().index() };
     }

@@ -138,7 +138,7 @@ describe('openapi v3 custom resource documents', () => {
     expect(doc.components.schemas['com.example.stable.v1.CronTabList'].properties.items.items).toEqual({ $ref: '#/components/schemas/com.example.stable.v1.CronTab' });
 
     const op = patchOpFor(doc, { group: 'stable.example.com', version: 'v1', kind: 'CronTab' })!;
-    expect(op.operationId).toBe('patchComExampleStableV1NamespacedCronTab');
+    expect(op.operationId).toBe('patchStableExampleComV1NamespacedCronTab');
     expect(op.parameters.some((p: Json) => p.name === 'fieldValidation')).toBe(true);
     expect(Object.keys(op.requestBody.content)).toEqual(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
     expect(doc.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}/scale'].get['x-kubernetes-group-version-kind']).toEqual({ group: 'autoscaling', version: 'v1', kind: 'Scale' });

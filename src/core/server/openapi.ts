@@ -1,7 +1,7 @@
 // OpenAPI v3: the `/openapi/v3` index and one OpenAPI 3.0 document per served group/version,
 // built lazily from the resource list and cached per group/version. A document is rebuilt only
 // when the resources (or custom schemas) of its own group/version change, so adding a CRD does
-// not invalidate `api/v1`. `/openapi/v2` is deliberately not served (kubectl only falls back to it).
+// not invalidate `api/v1`. `/openapi/v2` (one Swagger 2.0 document) is built in openapi-v2.ts.
 import type { ResourceInfo, SubresourceInfo } from '../registry/types';
 import { definitions as builtinDefinitions, type SchemaNode } from '../schema';
 import { customComponentName, customKindSchema, customListSchema } from '../schema/custom-schema';
@@ -58,7 +58,7 @@ function builtinComponent(name: string): Json | undefined {
 let definitionByGvk: Map<string, string> | undefined;
 
 /** Definition name of a built-in kind, found through `x-kubernetes-group-version-kind`. */
-function definitionOf(group: string, version: string, kind: string): string | undefined {
+export function definitionOf(group: string, version: string, kind: string): string | undefined {
   if (!definitionByGvk) {
     definitionByGvk = new Map();
     for (const [name, def] of Object.entries(builtinDefinitions) as [string, SchemaNode][]) {

@@ -21,6 +21,9 @@ const GATES: Record<string, GateSpec> = {
   CustomResourceValidationExpressions: { default: false, stage: 'ALPHA' },
   DryRun: { default: true, stage: 'GA', locked: true },
   EfficientWatchResumption: { default: true, stage: 'BETA' },
+  // Alpha and off by default in v1.23; on here on purpose: kubectl 1.24+ reads /openapi/v3
+  // first (see docs/decisions/0022-openapi-v2.md). `OpenAPIV3=false` gives v1.23's 404.
+  OpenAPIV3: { default: true, stage: 'ALPHA' },
   RemainingItemCount: { default: true, stage: 'BETA' },
   RemoveSelfLink: { default: true, stage: 'BETA' },
   ServerSideApply: { default: true, stage: 'GA', locked: true },

@@ -5,6 +5,8 @@ import type { Catalog } from '../registry/catalog';
 import type { ResourceInfo } from '../registry/types';
 import { parseRuntimeConfig } from './runtime-config';
 import { applyFeatureGates, parseFeatureGates } from './runtime-config-gates';
+import { errorToResponse } from './respond';
+import { pathNotFound } from './status';
 
 type Handle = (req: ApiRequest) => Promise<ApiResponse>;
 
@@ -20,5 +22,14 @@ export function configureServing(catalog: Catalog, builtins: readonly ResourceIn
     const runtime = parseRuntimeConfig(opts.runtimeConfig, builtins);
     catalog.setBuiltinFilter((info) => runtime.enabled(info));
   }
-  return { wrap: (handle) => applyFeatureGates(handle, gates) };
+  return { wrap: (handle) => applyFeatureGates(gates.enabled('OpenAPIV3') ? handle : withoutOpenApiV3(handle), gates) };
+}
+
+/** With OpenAPIV3 off (v1.23's default), `/openapi/v3` and everything under it is a 404 like any unknown path. */
+function withoutOpenApiV3(handle: Handle): Handle {
+  return (req) => {
+    const path = req.url.split('?')[0];
+    if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) return Promise.resolve(errorToResponse(pathNotFound()));
+    return handle(req);
+  };
 }

@@ -9,6 +9,11 @@ describe('toApiRequest', () => {
     expect(api).toEqual({ method: 'POST', url: '/api/v1/namespaces?limit=1', headers: { 'content-type': 'application/json', 'x-two': 'a' }, body: new TextEncoder().encode('{"a":1}') });
   });
 
+  it('drops Accept-Encoding: the page gets the Response of the worker undecoded, so the core must not compress', async () => {
+    const req = new Request('http://x/openapi/v2', { headers: { 'Accept-Encoding': 'gzip', Accept: 'application/json' } });
+    expect(await toApiRequest(req, '/openapi/v2')).toEqual({ method: 'GET', url: '/openapi/v2', headers: { accept: 'application/json' } });
+  });
+
   it('leaves GET bodiless and rejects oversized bodies', async () => {
     expect(await toApiRequest(new Request('http://x/api'), '/api')).toEqual({ method: 'GET', url: '/api', headers: {} });
     const big = new Request('http://x/api', { method: 'PUT', body: 'x'.repeat(11) });

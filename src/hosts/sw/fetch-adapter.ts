@@ -22,6 +22,8 @@ export async function toApiRequest(request: Request, pathAndQuery: string, limit
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // The page gets the worker's Response as it is, never decoded: the core must not gzip for it.
+  delete headers['accept-encoding'];
   const apiReq: ApiRequest = { method: request.method.toUpperCase(), url: pathAndQuery, headers };
   if (request.method === 'GET' || request.method === 'HEAD') return apiReq;
   const declared = Number(headers['content-length'] ?? '0');

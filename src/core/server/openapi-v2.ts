@@ -1,0 +1,108 @@
+// The Swagger 2.0 document of `/openapi/v2`, as kube-apiserver v1.23 serves it: one document for
+// every served group/version, the built-in definitions, and for every served custom resource
+// version the definitions and paths kube's CRD OpenAPI controller merges in. kubectl 1.23–1.28
+// validate, explain and compute client-side apply patches (x-kubernetes-patch-strategy) from it.
+import type { ResourceInfo, SubresourceInfo } from '../registry/types';
+import { definitions as builtinDefinitions } from '../schema';
+import { customComponentName, customListSchema } from '../schema/custom-schema';
+import { customKindSchemaV2 } from '../schema/custom-schema-v2';
+import { buildPaths, type SchemaRefs } from '../schema/openapi-operations';
+import { customSchemaKey, definitionOf, type CustomSchemas } from './openapi';
+import { toV2Paths } from './openapi-v2-paths';
+import { serverVersion } from './version';
+
+type Json = Record<string, unknown>;
+
+const PREFIX = '#/definitions/';
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
+
+const ref = (name: string): Json => ({ $ref: `${PREFIX}${name}` });
+
+function collectRefs(node: unknown, into: string[]): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) collectRefs(n, into);
+    return;
+  }
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(PREFIX)) into.push(value.slice(PREFIX.length));
+    else collectRefs(value, into);
+  }
+}
+
+function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
+}
+
+/** The JSON text of the whole v2 document for the given served resources. */
+export function buildSwagger(resources: readonly ResourceInfo[], customSchemas: CustomSchemas): string {
+  const defs: Record<string, unknown> = {};
+  const roots: string[] = [`${META}Status`, `${META}DeleteOptions`, `${META}Patch`, `${META}ListMeta`, `${META}ObjectMeta`];
+
+  const kindName = (r: ResourceInfo): string => {
+    if (r.custom) return customComponentName(r.group, r.version, r.kind);
+    return r.definition ?? definitionOf(r.group, r.version, r.kind) ?? '';
+  };
+  const listName = (r: ResourceInfo): string | undefined => {
+    if (r.custom) return customComponentName(r.group, r.version, r.listKind);
+    const name = kindName(r).replace(/[^.]+$/, r.listKind);
+    return builtinDefinitions[name] ? name : undefined;
+  };
+  const subresourceName = (r: ResourceInfo, s: SubresourceInfo): string | undefined => {
+    const group = s.group ?? r.group;
+    const version = s.version ?? r.version;
+    if (group === r.group && version === r.version && s.kind === r.kind) return kindName(r);
+    return definitionOf(group, version, s.kind);
+  };
+  const refs: SchemaRefs = {
+    kind: (r, s) => {
+      const name = s ? subresourceName(r, s) : kindName(r);
+      return name ? ref(name) : { type: 'object' };
+    },
+    list: (r) => {
+      const name = listName(r);
+      return name ? ref(name) : { type: 'object' };
+    },
+    meta: (name) => ref(`${META}${name}`),
+  };
+
+  const paths: Record<string, Json> = {};
+  for (const r of resources) {
+    if (r.custom) {
+      const schema = customSchemas.get(customSchemaKey(r.group, r.version, r.resource)) ?? r.openAPIV3Schema;
+      defs[kindName(r)] = customKindSchemaV2(r, schema);
+      defs[listName(r)!] = customListSchema(r, PREFIX);
+    } else if (kindName(r)) {
+      roots.push(kindName(r));
+      const list = listName(r);
+      if (list) roots.push(list);
+    }
+    for (const s of r.subresources) {
+      const name = subresourceName(r, s);
+      if (name && !defs[name]) roots.push(name);
+    }
+    Object.assign(paths, toV2Paths(buildPaths([r], refs), r.custom === true));
+  }
+
+  // Closure over $ref from the roots and from everything the custom definitions point at.
+  const queue = [...roots];
+  for (const def of Object.values(defs)) collectRefs(def, queue);
+  while (queue.length) {
+    const name = queue.pop()!;
+    if (defs[name]) continue;
+    const def = builtinDefinitions[name];
+    if (!def) continue;
+    defs[name] = def;
+    collectRefs(def, queue);
+  }
+
+  // Key order as Go's spec.Swagger writes it.
+  return JSON.stringify({
+    swagger: '2.0',
+    info: { title: 'Kubernetes', version: serverVersion.gitVersion },
+    paths: sortedRecord(paths),
+    definitions: sortedRecord(defs),
+    securityDefinitions: { BearerToken: { description: 'Bearer Token authentication', type: 'apiKey', name: 'authorization', in: 'header' } },
+    security: [{ BearerToken: [] }],
+  });
+}
