@@ -52,6 +52,31 @@ describe('apply creates and updates', () => {
     expect(owners(updated.json)).toEqual({ alice: { operation: 'Apply', fields: { 'f:data': { 'f:a': {}, 'f:b': {} } } } });
   });
 
+  it('an apply that would create the object with a uid of its own: 409 uid mismatch, nothing created (dry run too)', async () => {
+    const name = uniqueName('uid');
+    const body = { ...configMap(name, { a: '1' }), metadata: { name, uid: '6f1c9a52-0000-4000-8000-000000000001' } };
+    for (const extra of ['', '&dryRun=All']) {
+      const r = await apply(`${CM}/${name}`, body, 'alice', extra);
+      expect(r.status).toBe(409);
+      expect(r.json).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `Operation cannot be fulfilled on configmaps "${name}": uid mismatch: the provided object specified uid 6f1c9a52-0000-4000-8000-000000000001, and no existing object was found`,
+        reason: 'Conflict',
+        details: { name, kind: 'configmaps' },
+        code: 409,
+      });
+    }
+    expect((await c.get(`${CM}/${name}`)).status).toBe(404);
+    // An existing object's own uid in the applied configuration is fine.
+    const created = await apply(`${CM}/${name}`, configMap(name, { a: '1' }), 'alice');
+    expect(created.status).toBe(201);
+    const again = await apply(`${CM}/${name}`, { ...configMap(name, { a: '2' }), metadata: { name, uid: created.json.metadata.uid } }, 'alice');
+    expect([again.status, again.json.data]).toEqual([200, { a: '2' }]);
+  });
+
   it('accepts a YAML body and reads it as YAML 1.1 (unquoted yes is a boolean)', async () => {
     const name = uniqueName('yaml');
     const yaml = ['apiVersion: apps/v1', 'kind: Deployment', `metadata: {name: ${name}}`, 'spec:', '  paused: yes', '  selector: {matchLabels: {app: yml}}',
