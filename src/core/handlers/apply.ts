@@ -4,7 +4,7 @@
 import type { ApiResponse } from '../types';
 import type { RequestContext } from '../server/context';
 import type { OutputFormat } from '../server/output';
-import { ApiError, badRequest } from '../server/status';
+import { ApiError, badRequest, conflict } from '../server/status';
 import { createObject, updateObject } from '../registry/store';
 import { encodeValue, objectResponse } from '../server/respond';
 import { scaleOf } from './scale';
@@ -172,6 +172,9 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
     }
     // Missing: apply creates it.
     const created = checkConverted(types, runApply(r, undefined, applied, manager, '', force, time));
+    // kube's patcher.applyPatch: an object created by the patch may not carry a uid of its own.
+    const uid = created.metadata?.uid;
+    if (typeof uid === 'string' && uid !== '') throw conflict(r.info.group, r.info.resource, info.name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
     const res = await createObject(reg, r, info.namespace, created, dryRun, undefined, false, requestAttributes(rc, 'CREATE', dryRun));
     remember(res.obj);
     return objectResponse(201, r, res.obj, res.text, out, rc.warnings, reg.now());
