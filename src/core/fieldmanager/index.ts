@@ -69,9 +69,14 @@ interface WriteArgs {
 /**
  * Non-apply write (create, update, patch): fields whose value changed (or were added) move to
  * `manager` (one Update entry per manager, apiVersion and subresource); removed fields leave
- * everyone's sets; never conflicts. `old` = undefined for create.
+ * everyone's sets; never conflicts. `old` = undefined for create. An update of an object with no
+ * entries records nothing.
  */
 export function updateManagedFields(args: WriteArgs & { old?: object; next: object }): ManagedFieldsEntry[] {
+  // kube's skipNonAppliedManager (track-on-create probability 1): an object nobody manages
+  // (reset, or left owning nothing) stays untracked through updates until the next apply, which
+  // then records what exists under before-first-apply. Creates are always tracked.
+  if (args.old && args.managed.length === 0) return [];
   const ctx = context(args);
   const skeleton = emptyObject(args.schema);
   const old = withSkeleton(args.old ? withoutManagedFields(args.old) : {}, skeleton);
