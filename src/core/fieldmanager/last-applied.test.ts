@@ -97,8 +97,15 @@ describe('kubectl server-side apply over client-side apply', () => {
     expect(text).toBe(
       '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{"note":"\\u003ca\\u0026b\\u003e"},"labels":{"app":"web"},"name":"web"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"img:1","name":"c"}]}}}}\n',
     );
-    // The managedFields text names the annotation the way Go encodes it; same object otherwise.
     expect((r.object as Obj).metadata.annotations.note).toBe('<a&b>');
+  });
+
+  it('the rewritten annotation escapes control characters as Go does', () => {
+    const same = deployment({ selector: 'web' });
+    const applied = deployment({ selector: 'web', annotations: { note: 'a\bb\fc\\b\n\u0001\u2028' } });
+    const r = applyAs('kubectl', clientSideApplied(same, same), applied);
+    if (!('object' in r)) throw new Error(JSON.stringify(r.conflicts));
+    expect((r.object as Obj).metadata.annotations[LAST_APPLIED_ANNOTATION]).toContain('"note":"a\\u0008b\\u000cc\\\\b\\n\\u0001\\u2028"');
   });
 
   it('an annotation in the applied configuration is left out of the rewritten one (an empty map stays); kubectl owning it is dropped too', () => {

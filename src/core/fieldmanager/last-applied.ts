@@ -103,7 +103,13 @@ function lastAppliedText(applied: Record<string, unknown>): string {
     } else delete m.annotations;
     out = { ...applied, metadata: m };
   }
-  return `${goJson(out)}\n`;
+  return `${goEncoderText(goJson(out))}\n`;
+}
+
+/** Go writes backspace and form feed as \u0008 and \u000c where JSON.stringify writes \b and \f. */
+function goEncoderText(json: string): string {
+  // Every backslash in JSON text starts an escape: matching `\\` first keeps `\\b` intact.
+  return json.replace(/\\\\|\\b|\\f/g, (m) => (m === '\\b' ? '\\u0008' : m === '\\f' ? '\\u000c' : m));
 }
 
 function annotationOf(obj: unknown): string | undefined {
