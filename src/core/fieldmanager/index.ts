@@ -23,6 +23,7 @@ import { rememberManagedFieldsText } from './managed-text';
 import { FieldSet } from './fieldset';
 import {
   capUpdateManagers,
+  type DecodedManaged,
   decodeManagedFields,
   decodeToSets,
   encodeFromSets,
@@ -37,7 +38,8 @@ import { fieldElement } from './pathelement';
 import { emptyObject, rootType, type SchemaRoot } from './schema';
 import { FieldManagerError } from './typed';
 import { appliedTypeErrors } from './validate-applied';
-import { applyOwnership, updateOwnership, type UpdaterContext } from './updater';
+import { applyOwnership, type ConflictSets, updateOwnership, type UpdaterContext } from './updater';
+import { allowedConflictsFromLastApplied, CLIENT_SIDE_MIGRATING_MANAGER, hasLastApplied, removeLastAppliedManagers, withLastApplied } from './last-applied';
 import { managerFromUserAgent } from './useragent';
 import { isMap } from './value';
 import { type VersionConverter, VersionViews } from './versions';
@@ -69,9 +71,14 @@ interface WriteArgs {
 /**
  * Non-apply write (create, update, patch): fields whose value changed (or were added) move to
  * `manager` (one Update entry per manager, apiVersion and subresource); removed fields leave
- * everyone's sets; never conflicts. `old` = undefined for create.
+ * everyone's sets; never conflicts. `old` = undefined for create. An update of an object with no
+ * entries records nothing.
  */
 export function updateManagedFields(args: WriteArgs & { old?: object; next: object }): ManagedFieldsEntry[] {
+  // kube's skipNonAppliedManager (track-on-create probability 1): an object nobody manages
+  // (reset, or left owning nothing) stays untracked through updates until the next apply, which
+  // then records what exists under before-first-apply. Creates are always tracked.
+  if (args.old && args.managed.length === 0) return [];
   const ctx = context(args);
   const skeleton = emptyObject(args.schema);
   const old = withSkeleton(args.old ? withoutManagedFields(args.old) : {}, skeleton);
@@ -107,10 +114,10 @@ function updateByOwnership(args: WriteArgs, old: object, next: object, ctx: Upda
  * Server-side apply: merges `applied` into `live` (undefined = create) and returns the merged
  * object (with its new metadata.managedFields) and the entries, or the conflicts when `force`
  * is false. Throws FieldManagerError for values it cannot track (e.g. a list-map item without
- * its key).
+ * its key). The manager `kubectl` also migrates from client-side apply (last-applied.ts).
  */
 export function applyPatch(
-  args: WriteArgs & { live?: object; applied: object; force: boolean },
+  args: WriteArgs & { live?: object; applied: object; force: boolean; appliedConfig?: object },
 ): { object: object; managed: ManagedFieldsEntry[] } | { conflicts: Conflict[] } {
   const ctx = context(args);
   const live = args.live ? withoutManagedFields(args.live) : undefined;
@@ -119,7 +126,35 @@ export function applyPatch(
   const typeErrors = appliedTypeErrors(applied, ctx.type);
   if (typeErrors.length === 1) throw new FieldManagerError(typeErrors[0]!);
   if (typeErrors.length > 1) throw new FieldManagerError(['errors:', ...typeErrors.map((e) => `  ${e}`)].join('\n'));
-  const d = decodeToSets(args.managed);
+  const migrating = args.manager === CLIENT_SIDE_MIGRATING_MANAGER;
+  let r = applyToSets(args, ctx, live, applied, decodeToSets(args.managed), args.force);
+  if ('conflicts' in r) {
+    if (!migrating) return { conflicts: conflictsFromSets(r.conflicts, r.info) };
+    // lastAppliedManager: conflicts the annotation explains are forced, the others reported.
+    const allowed = live ? allowedConflictsFromLastApplied(live, args.apiVersion, ctx.type) : undefined;
+    if (!allowed) return { conflicts: conflictsFromSets(r.conflicts, r.info) };
+    const left = new Map<string, FieldSet>();
+    for (const [id, set] of r.conflicts) {
+      const rest = set.difference(allowed);
+      if (!rest.isEmpty()) left.set(id, rest);
+    }
+    if (left.size > 0) return { conflicts: conflictsFromSets(left, r.info) };
+    const managed = decodeToSets(args.managed);
+    removeLastAppliedManagers(managed);
+    r = applyToSets(args, ctx, live, applied, managed, true);
+    if ('conflicts' in r) return { conflicts: conflictsFromSets(r.conflicts, r.info) };
+  } else if (migrating) removeLastAppliedManagers(r.d);
+  const managed = encodeFromSets(r.d);
+  let object = withManagedFields(r.object, managed, args.live) as Record<string, unknown>;
+  // lastAppliedUpdater: an annotation the result carries follows kubectl's applied configuration.
+  if (migrating && hasLastApplied(object)) object = withLastApplied(object, (args.appliedConfig ?? args.applied) as Record<string, unknown>);
+  return { object, managed };
+}
+
+type SetsApplied = { d: DecodedManaged; object: Record<string, unknown> } | { conflicts: ConflictSets; info: Map<string, ManagerInfo> };
+
+/** One pass of the apply over decoded managedFields (`d` is changed in place). */
+function applyToSets(args: WriteArgs, ctx: UpdaterContext, live: Record<string, unknown> | undefined, applied: object, d: DecodedManaged, force: boolean): SetsApplied {
   if (live && d.sets.size === 0) {
     // kube first hands every existing field to an Update entry, so that the applier
     // conflicts with "before-first-apply" instead of silently taking them.
@@ -135,16 +170,14 @@ export function applyPatch(
   }
   const info = managerInfo(args, 'Apply');
   const id = managerIdentifier(info);
-  const r = applyOwnership(live ?? {}, applied, args.apiVersion, d.sets, id, args.force, ctx);
-  if ('conflicts' in r) return { conflicts: conflictsFromSets(r.conflicts, d.info) };
+  const r = applyOwnership(live ?? {}, applied, args.apiVersion, d.sets, id, force, ctx);
+  if ('conflicts' in r) return { conflicts: r.conflicts, info: d.info };
   d.sets = r.managers;
   d.info.set(id, info);
   // An apply that changed nothing keeps the applier's previous time (none if it is new).
   if (!r.noop) d.times.set(id, args.time);
   capUpdateManagers(d);
-  const managed = encodeFromSets(d);
-  const base = r.noop && live ? live : (r.object as Record<string, unknown>);
-  return { object: withManagedFields(base, managed, args.live), managed };
+  return { d, object: r.noop && live ? live : (r.object as Record<string, unknown>) };
 }
 
 function createEntries(args: WriteArgs, old: object, next: object, ctx: UpdaterContext): ManagedFieldsEntry[] {

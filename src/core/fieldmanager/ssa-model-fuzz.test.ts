@@ -10,7 +10,11 @@
 //   - a field the applier owned and left out of its new config is removed, unless another
 //     manager owns it too (then it stays as it is);
 //   - the same apply twice in a row is a no-op: same object, same resourceVersion;
-//   - an update takes the fields it changes from every other manager.
+//   - an update takes the fields it changes from every other manager;
+//   - an object with no managedFields entries (its only applier left owning nothing) is not
+//     tracked by updates, and the next apply first records every existing field under the
+//     Update manager before-first-apply (kube's skipNonAppliedManager), so it can conflict;
+//     an update that resets managedFields (`[]`) leaves the object untracked the same way.
 // Seeded: FUZZ_SEED=<n> FUZZ_STEPS=<n> replays or widens a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERGE_PATCH, startTestServer, type TestClient } from '../server/testing';
@@ -32,6 +36,8 @@ interface State {
   rv: string;
   /** `data.k1` / `labels.k1` → the managers (`name/Apply`, `name/Update`) whose fieldsV1 has it. */
   owners: Map<string, Set<string>>;
+  /** How many managedFields entries the object has. */
+  entries: number;
   exists: boolean;
 }
 interface Config {
@@ -49,7 +55,7 @@ afterAll(async () => {
 
 async function read(): Promise<State> {
   const r = await c.get(URL);
-  if (r.status === 404) return { data: {}, labels: {}, rv: '', owners: new Map(), exists: false };
+  if (r.status === 404) return { data: {}, labels: {}, rv: '', owners: new Map(), entries: 0, exists: false };
   const owners = new Map<string, Set<string>>();
   for (const e of r.json.metadata.managedFields ?? []) {
     const who = `${e.manager}/${e.operation}`;
@@ -62,7 +68,16 @@ async function read(): Promise<State> {
       }
     }
   }
-  return { data: r.json.data ?? {}, labels: r.json.metadata.labels ?? {}, rv: r.json.metadata.resourceVersion, owners, exists: true };
+  const entries = (r.json.metadata.managedFields ?? []).length;
+  return { data: r.json.data ?? {}, labels: r.json.metadata.labels ?? {}, rv: r.json.metadata.resourceVersion, owners, entries, exists: true };
+}
+
+/** What an apply sees: with no entries, every existing field is before-first-apply's first. */
+function withBeforeFirstApply(s: State): State {
+  if (!s.exists || s.entries > 0) return s;
+  const owners = new Map<string, Set<string>>();
+  for (const section of ['data', 'labels'] as const) for (const k of Object.keys(s[section])) owners.set(`${section}.${k}`, new Set(['before-first-apply/Update']));
+  return { ...s, owners };
 }
 
 function randomFields(r: Rand): Fields {
@@ -122,7 +137,7 @@ async function run(seed: number): Promise<string[]> {
       const cfg = { data: randomFields(r), labels: r.chance(0.5) ? randomFields(r) : {} };
       const force = r.chance(0.3);
       const reply = await c.patch(`${URL}?fieldManager=${who}${force ? '&force=true' : ''}`, JSON.stringify(body(cfg)), APPLY);
-      const expected = predictApply(before, who, cfg, force);
+      const expected = predictApply(withBeforeFirstApply(before), who, cfg, force);
       const what = `${who} applies ${JSON.stringify(cfg)}${force ? ' with force' : ''} to ${JSON.stringify({ data: before.data, labels: before.labels, owners: Object.fromEntries([...before.owners].map(([p, m]) => [p, [...m]])) })}`;
       if ('conflicts' in expected) {
         check(reply.status === 409, `expected 409 for ${expected.conflicts.join(', ')}, got ${reply.status} ${reply.text.slice(0, 300)}; ${what}`);
@@ -149,8 +164,11 @@ async function run(seed: number): Promise<string[]> {
       const who = r.pick(UPDATERS);
       const change: { data: Record<string, string | null>; labels: Record<string, string | null> } = { data: {}, labels: {} };
       for (const section of ['data', 'labels'] as const) for (const k of KEYS) if (r.chance(0.3)) change[section][k] = r.chance(0.25) ? null : r.pick(VALUES);
-      const reply = await c.patch(`${URL}?fieldManager=${who}`, { metadata: { labels: change.labels }, data: change.data }, MERGE_PATCH);
-      const what = `${who} merge-patches ${JSON.stringify(change)} onto ${JSON.stringify({ data: before.data, labels: before.labels })}`;
+      // Now and then the patch also resets managedFields (`[]`): nothing is tracked after it.
+      const reset = r.chance(0.08);
+      const metadata = reset ? { labels: change.labels, managedFields: [] } : { labels: change.labels };
+      const reply = await c.patch(`${URL}?fieldManager=${who}`, { metadata, data: change.data }, MERGE_PATCH);
+      const what = `${who} merge-patches ${JSON.stringify(change)}${reset ? ' with a managedFields reset' : ''} onto ${JSON.stringify({ data: before.data, labels: before.labels, entries: before.entries })}`;
       check(reply.status === 200, `expected 200, got ${reply.status} ${reply.text.slice(0, 300)}; ${what}`);
       const after = await read();
       for (const section of ['data', 'labels'] as const) {
@@ -160,6 +178,11 @@ async function run(seed: number): Promise<string[]> {
           else expected[k] = v;
         }
         check(JSON.stringify(after[section]) === JSON.stringify(sorted(expected)), `${section} ${JSON.stringify(after[section])}, expected ${JSON.stringify(sorted(expected))}; ${what}`);
+        // An untracked object stays untracked.
+        if (reset || before.entries === 0) {
+          check(after.entries === 0, `an update of an object without managedFields recorded ${after.entries} entries; ${what}`);
+          continue;
+        }
         // The fields it changed are its own and nobody else's.
         for (const [k, v] of Object.entries(change[section])) {
           if (v === null || before[section][k] === v) continue;

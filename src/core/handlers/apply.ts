@@ -4,7 +4,7 @@
 import type { ApiResponse } from '../types';
 import type { RequestContext } from '../server/context';
 import type { OutputFormat } from '../server/output';
-import { ApiError, badRequest } from '../server/status';
+import { ApiError, badRequest, conflict } from '../server/status';
 import { createObject, updateObject } from '../registry/store';
 import { encodeValue, objectResponse } from '../server/respond';
 import { scaleOf } from './scale';
@@ -51,8 +51,12 @@ function conflictError(conflicts: Parameters<typeof conflictMessages>[0]): ApiEr
   return new ApiError(409, 'Conflict', message, { causes });
 }
 
-/** Read and check the applied configuration against the URL. */
-function appliedObject(rc: RequestContext): Obj {
+/**
+ * Read and check the applied configuration against the URL. `config` is the configuration as
+ * sent (kubectl's last-applied annotation is written from it), `obj` the one applied (metadata
+ * and name filled in from the URL).
+ */
+function appliedObject(rc: RequestContext): { obj: Obj; config: Obj } {
   const text = bodyText(rc.req.body);
   let obj: Obj;
   // kubectl, helm and client-node send JSON; JSON.parse is far cheaper than the YAML reader.
@@ -65,6 +69,8 @@ function appliedObject(rc: RequestContext): Obj {
     obj = parsed.value as Obj;
   }
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw badRequest('error decoding YAML: the applied configuration must be an object');
+  // Copied only when something is filled in (kubectl, helm and client-node always send both).
+  const config = obj.metadata && typeof obj.metadata === 'object' && obj.metadata.name !== undefined ? obj : clone(obj);
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   if (obj.metadata.name === undefined) obj.metadata.name = rc.info.name;
   const { r, info } = rc;
@@ -78,7 +84,7 @@ function appliedObject(rc: RequestContext): Obj {
   if (meta.managedFields !== undefined) throw badRequest('metadata.managedFields must be nil');
   if (meta.name !== undefined && meta.name !== info.name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${info.name})`);
   if (r.info.namespaced && meta.namespace && meta.namespace !== info.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  return obj;
+  return { obj, config };
 }
 
 interface ApplyTarget {
@@ -107,7 +113,7 @@ function checkConverted(types: GoTypeChecker | undefined, merged: Obj): Obj {
   return merged;
 }
 
-function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manager: string, subresource: string, force: boolean, time: string): Obj {
+function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manager: string, subresource: string, force: boolean, time: string, appliedConfig?: Obj): Obj {
   const t = targetOf(r, subresource);
   let managed: ManagedFieldsEntry[] = [];
   if (live) {
@@ -116,7 +122,7 @@ function runApply(r: ServedResource, live: Obj | undefined, applied: Obj, manage
   }
   let res;
   try {
-    res = applyPatch({ live, applied, managed, manager, apiVersion: t.apiVersion, subresource: subresource || undefined, force, time, schema: t.schema, ignoredFields: t.ignoredFields, versions: t.versions });
+    res = applyPatch({ live, applied, appliedConfig, managed, manager, apiVersion: t.apiVersion, subresource: subresource || undefined, force, time, schema: t.schema, ignoredFields: t.ignoredFields, versions: t.versions });
   } catch (err) {
     // A plain error in kube-apiserver v1.23: Status 500 without a reason (later releases say 400).
     if (err instanceof FieldManagerError) throw new ApiError(500, '', `failed to create typed patch object: ${err.message}`);
@@ -143,7 +149,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
     const kv = await reg.mvcc.get(key);
     if (kv && kv.modRev === seen.rev) return objectResponse(200, r, undefined, kv.value, out, rc.warnings, reg.now());
   }
-  const applied = appliedObject(rc);
+  const { obj: applied, config } = appliedObject(rc);
   const time = rfc3339(reg.now());
   const schema = schemaContext(rc);
   const types = schema && !schema.custom ? new GoTypeChecker(schema) : undefined;
@@ -157,7 +163,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   };
   const attempt = async (): Promise<ApiResponse> => {
     try {
-      const res = await updateObject(reg, r, info.namespace, info.name, (current) => checkConverted(types, runApply(r, current, applied, manager, sub, force, time)), {
+      const res = await updateObject(reg, r, info.namespace, info.name, (current) => checkConverted(types, runApply(r, current, applied, manager, sub, force, time, config)), {
         dryRun,
         subresource: sub,
         allowCreate: false,
@@ -171,7 +177,10 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
       if (!(err instanceof ApiError && err.code === 404 && err.reason === 'NotFound' && !sub)) throw err;
     }
     // Missing: apply creates it.
-    const created = checkConverted(types, runApply(r, undefined, applied, manager, '', force, time));
+    const created = checkConverted(types, runApply(r, undefined, applied, manager, '', force, time, config));
+    // kube's patcher.applyPatch: an object created by the patch may not carry a uid of its own.
+    const uid = created.metadata?.uid;
+    if (typeof uid === 'string' && uid !== '') throw conflict(r.info.group, r.info.resource, info.name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
     const res = await createObject(reg, r, info.namespace, created, dryRun, undefined, false, requestAttributes(rc, 'CREATE', dryRun));
     remember(res.obj);
     return objectResponse(201, r, res.obj, res.text, out, rc.warnings, reg.now());

@@ -1,17 +1,24 @@
 // Query options shared by the write verbs.
-import { ApiError, badRequest } from '../server/status';
+import { ApiError, invalid } from '../server/status';
 import { managerFromUserAgent } from '../fieldmanager';
+import { goQuote } from '../registry/validation/go-url';
 import type { FieldOwner } from '../registry/managed-fields';
 
 /**
- * `dryRun=All` (or a bare `?dryRun`) → true; any other value is refused with kube-apiserver's
- * wording (`CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ...`).
+ * `dryRun=All` → true, no dryRun → false. Any other value, an empty one included (a bare
+ * `?dryRun` reads as `[""]`), is refused as kube-apiserver v1.23 refuses it: ValidateDryRun's
+ * NotSupported error in a 422 Invalid on the verb's options kind (`CreateOptions.meta.k8s.io ""
+ * is invalid: dryRun: Unsupported value: ...`).
  */
 export function parseDryRun(values: string[], optionsKind = 'CreateOptions'): boolean {
   if (values.length === 0) return false;
-  if (values.every((v) => v === 'All' || v === '')) return true;
-  const list = `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
-  throw badRequest(`${optionsKind}.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${list}: supported values: "All"`);
+  if (values.every((v) => v === 'All')) return true;
+  throw invalid('meta.k8s.io', optionsKind, '', [{ type: 'FieldValueNotSupported', field: 'dryRun', value: values, valueText: goStringSlice(values), supported: ['All'] }]);
+}
+
+/** A []string as Go's %#v prints it: `[]string{"a", "b"}` (strconv.Quote for each). */
+function goStringSlice(values: string[]): string {
+  return `[]string{${values.map(goQuote).join(', ')}}`;
 }
 
 /**

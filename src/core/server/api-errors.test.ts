@@ -202,13 +202,14 @@ describe('objects that do not exist', () => {
 });
 
 describe('invalid options', () => {
-  // The issue asks for 400 here (kube-apiserver v1.23 itself answers 422 Invalid with this message).
-  it('dryRun with an unknown value → 400 naming CreateOptions', async () => {
+  // Issue 5 asked for 400 here; kube-apiserver v1.23 answers 422 Invalid (issue 22 follows kube).
+  it('dryRun with an unknown value → 422 Invalid naming CreateOptions', async () => {
     const r = await c.post(`${CM}?dryRun=Bogus`, configMap('dry'));
     expect(statusOf(r)).toMatchObject({
-      code: 400,
-      reason: 'BadRequest',
+      code: 422,
+      reason: 'Invalid',
       message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Bogus"}: supported values: "All"',
+      details: { group: 'meta.k8s.io', kind: 'CreateOptions', causes: [{ reason: 'FieldValueNotSupported', field: 'dryRun' }] },
     });
     expect((await c.get(`${CM}/dry`)).status).toBe(404);
   });

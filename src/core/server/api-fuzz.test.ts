@@ -90,10 +90,10 @@ function randomImpersonation(r: Rand): Record<string, string> {
   return h;
 }
 
-/** As the server reads it: every dryRun value `All` or empty (see handlers/options.ts). */
+/** As the server reads it: every dryRun value `All` (see handlers/options.ts; others are a 422). */
 function isDryRun(query: string): boolean {
   const values = new URLSearchParams(query).getAll('dryRun');
-  return values.length > 0 && values.every((v) => v === 'All' || v === '');
+  return values.length > 0 && values.every((v) => v === 'All');
 }
 
 /** What must hold for every reply. */

@@ -1,7 +1,8 @@
 // PATCH through the whole core (issue 5): strategic merge patch directives on built-in kinds,
 // no-op patches that answer 200 without a write, kubectl's client→server-side migration JSON
 // patch of /metadata/managedFields, and dryRun on every write verb (nothing stored, no watch
-// event, resourceVersion unchanged; bad values → 400).
+// event, resourceVersion unchanged; bad values → 422 Invalid on the verb's options, as
+// kube-apiserver v1.23 answers them: issue 5 asked for 400, issue 22 for kube's answer).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_PATCH, collectStream, configMap, deployment, failure, startTestServer, uniqueName, type Reply, type TestClient } from './testing';
 
@@ -174,9 +175,6 @@ describe('dryRun', () => {
     expect(r.json.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.json.metadata.resourceVersion).toBeUndefined();
     expect((await c.get(`${CM}/${name}`)).status).toBe(404);
-    const bare = await c.post(`${CM}?dryRun`, configMap(name));
-    expect(bare.status).toBe(201);
-    expect((await c.get(`${CM}/${name}`)).status).toBe(404);
     const applied = await c.patch(`${CM}/${name}?dryRun=All&fieldManager=a`, JSON.stringify(configMap(name)), APPLY);
     expect(applied.status).toBe(201);
     expect((await c.get(`${CM}/${name}`)).status).toBe(404);
@@ -195,7 +193,7 @@ describe('dryRun', () => {
       expect([merge.status, merge.json.spec.replicas]).toEqual([200, 6]);
       const json = await c.patch(`${url}?dryRun=All`, [{ op: 'replace', path: '/spec/replicas', value: 7 }], JSON_PATCH);
       expect([json.status, json.json.spec.replicas]).toEqual([200, 7]);
-      const smp = await c.patch(`${url}?dryRun`, { spec: { replicas: 8 } }, SMP);
+      const smp = await c.patch(`${url}?dryRun=All`, { spec: { replicas: 8 } }, SMP);
       expect([smp.status, smp.json.spec.replicas]).toEqual([200, 8]);
       const apply = await c.patch(`${url}?dryRun=All&fieldManager=applier&force=true`, JSON.stringify({ ...deployment(name), spec: { ...deployment(name).spec, replicas: 9 } }), APPLY);
       expect([apply.status, apply.json.spec.replicas]).toEqual([200, 9]);
@@ -208,17 +206,33 @@ describe('dryRun', () => {
   });
 
   it.each([
-    ['POST', 'CreateOptions'],
-    ['PUT', 'UpdateOptions'],
-    ['PATCH', 'PatchOptions'],
-    ['DELETE', 'DeleteOptions'],
-  ])('%s with an unknown dryRun value → 400', async (method, kind) => {
+    ['POST', 'CreateOptions', 'dryRun=Yes', '[]string{"Yes"}'],
+    ['PUT', 'UpdateOptions', 'dryRun=Yes', '[]string{"Yes"}'],
+    ['PATCH', 'PatchOptions', 'dryRun=Yes', '[]string{"Yes"}'],
+    ['APPLY', 'PatchOptions', 'dryRun=All&dryRun=x&fieldManager=a', '[]string{"All", "x"}'],
+    ['DELETE', 'DeleteOptions', 'dryRun=Yes', '[]string{"Yes"}'],
+    // A bare ?dryRun reads as [""], which ValidateDryRun does not allow either.
+    ['POST', 'CreateOptions', 'dryRun', '[]string{""}'],
+    ['DELETECOLLECTION', 'DeleteOptions', 'dryRun=Yes', '[]string{"Yes"}'],
+  ])('%s with an invalid dryRun (%s, %s) → 422 Invalid on the options kind, nothing written', async (method, kind, query, printed) => {
     const name = uniqueName('baddry');
     const obj = await created(CM, configMap(name));
-    const url = method === 'POST' ? `${CM}?dryRun=Yes` : `${CM}/${name}?dryRun=Yes`;
-    const body = method === 'PATCH' ? { data: { a: '2' } } : method === 'DELETE' ? undefined : method === 'PUT' ? obj : configMap(uniqueName('baddry'));
-    const r = await c.request(method, url, body, method === 'PATCH' ? { 'content-type': 'application/merge-patch+json' } : {});
-    expect(failure(r)).toEqual({ code: 400, reason: 'BadRequest', message: `${kind}.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"` });
+    const url = method === 'POST' || method === 'DELETECOLLECTION' ? `${CM}?${query}` : `${CM}/${name}?${query}`;
+    const body = method === 'PATCH' ? { data: { a: '2' } } : method === 'APPLY' ? JSON.stringify(configMap(name, { a: '3' })) : method.startsWith('DELETE') ? undefined : method === 'PUT' ? obj : configMap(uniqueName('baddry'));
+    const headers: Record<string, string> = method === 'PATCH' ? { 'content-type': 'application/merge-patch+json' } : method === 'APPLY' ? { 'content-type': APPLY } : {};
+    const r = await c.request(method === 'APPLY' ? 'PATCH' : method === 'DELETECOLLECTION' ? 'DELETE' : method, url, body, headers);
+    const message = `Unsupported value: ${printed}: supported values: "All"`;
+    expect(r.status).toBe(422);
+    expect(r.json).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `${kind}.meta.k8s.io "" is invalid: dryRun: ${message}`,
+      reason: 'Invalid',
+      details: { group: 'meta.k8s.io', kind, causes: [{ reason: 'FieldValueNotSupported', message, field: 'dryRun' }] },
+      code: 422,
+    });
     expect((await c.get(`${CM}/${name}`)).json).toEqual(obj);
   });
 });

@@ -52,6 +52,31 @@ describe('apply creates and updates', () => {
     expect(owners(updated.json)).toEqual({ alice: { operation: 'Apply', fields: { 'f:data': { 'f:a': {}, 'f:b': {} } } } });
   });
 
+  it('an apply that would create the object with a uid of its own: 409 uid mismatch, nothing created (dry run too)', async () => {
+    const name = uniqueName('uid');
+    const body = { ...configMap(name, { a: '1' }), metadata: { name, uid: '6f1c9a52-0000-4000-8000-000000000001' } };
+    for (const extra of ['', '&dryRun=All']) {
+      const r = await apply(`${CM}/${name}`, body, 'alice', extra);
+      expect(r.status).toBe(409);
+      expect(r.json).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `Operation cannot be fulfilled on configmaps "${name}": uid mismatch: the provided object specified uid 6f1c9a52-0000-4000-8000-000000000001, and no existing object was found`,
+        reason: 'Conflict',
+        details: { name, kind: 'configmaps' },
+        code: 409,
+      });
+    }
+    expect((await c.get(`${CM}/${name}`)).status).toBe(404);
+    // An existing object's own uid in the applied configuration is fine.
+    const created = await apply(`${CM}/${name}`, configMap(name, { a: '1' }), 'alice');
+    expect(created.status).toBe(201);
+    const again = await apply(`${CM}/${name}`, { ...configMap(name, { a: '2' }), metadata: { name, uid: created.json.metadata.uid } }, 'alice');
+    expect([again.status, again.json.data]).toEqual([200, { a: '2' }]);
+  });
+
   it('accepts a YAML body and reads it as YAML 1.1 (unquoted yes is a boolean)', async () => {
     const name = uniqueName('yaml');
     const yaml = ['apiVersion: apps/v1', 'kind: Deployment', `metadata: {name: ${name}}`, 'spec:', '  paused: yes', '  selector: {matchLabels: {app: yml}}',
@@ -242,14 +267,40 @@ describe('managedFields bookkeeping', () => {
     });
   });
 
-  it('a reset with [] plus a change leaves only the writer owning what it changed; omitting the field keeps them', async () => {
+  it('after a reset with [] updates are not tracked (kube: skipNonAppliedManager) until the next apply; omitting the field keeps them', async () => {
     const name = uniqueName('reset2');
     await apply(`${CM}/${name}`, configMap(name, { a: '1' }), 'alice');
     const keep = await c.patch(`${CM}/${name}?fieldManager=bob`, { data: { b: '2' } });
     expect(Object.keys(owners(keep.json)).sort()).toEqual(['alice', 'bob']);
     const r = await c.patch(`${CM}/${name}?fieldManager=carol`, { metadata: { managedFields: [] }, data: { c: '3' } });
     expect(r.status).toBe(200);
-    expect(owners(r.json)).toEqual({ carol: { operation: 'Update', fields: { 'f:data': { 'f:c': {} } } } });
+    expect(r.json.metadata.managedFields).toBeUndefined();
+    for (const write of [
+      () => c.patch(`${CM}/${name}?fieldManager=dave`, { data: { d: '4' } }),
+      async () => c.put(`${CM}/${name}?fieldManager=erin`, { ...(await c.get(`${CM}/${name}`)).json, data: { a: '1', b: '2', c: '3', d: '5' } }),
+    ]) {
+      const w = await write();
+      expect(w.status).toBe(200);
+      expect(w.json.metadata.managedFields).toBeUndefined();
+    }
+    const applied = await apply(`${CM}/${name}`, configMap(name, { e: '6' }), 'alice');
+    expect(applied.status).toBe(200);
+    expect(owners(applied.json)).toEqual({
+      alice: { operation: 'Apply', fields: { 'f:data': { 'f:e': {} } } },
+      'before-first-apply': { operation: 'Update', fields: { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {}, 'f:c': {}, 'f:d': {} } } },
+    });
+  });
+
+  it('an applier left owning nothing, alone, leaves the object untracked: updates record nothing, then before-first-apply', async () => {
+    const name = uniqueName('untracked');
+    await apply(`${CM}/${name}`, configMap(name, { a: '1' }), 'alice');
+    const emptied = await apply(`${CM}/${name}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }, 'alice');
+    expect(emptied.status).toBe(200);
+    expect(emptied.json.metadata.managedFields).toBeUndefined();
+    const patched = await c.patch(`${CM}/${name}?fieldManager=bob`, { data: { b: '2' } });
+    expect([patched.status, patched.json.metadata.managedFields]).toEqual([200, undefined]);
+    const conflict = await apply(`${CM}/${name}`, configMap(name, { b: '3' }), 'carol');
+    expect(statusOf(conflict).message).toBe('Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.b');
   });
 
   it('Update entries are capped at 10; the oldest fold into ancient-changes', async () => {

@@ -3,7 +3,7 @@
 // character " " in host name`): kube-apiserver quotes them in its 422s.
 
 /** Go's strconv.Quote (what %q prints) for the text of url.Parse errors. */
-function goQuote(s: string): string {
+export function goQuote(s: string): string {
   const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
   let out = '"';
   for (const ch of s) {
