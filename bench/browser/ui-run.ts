@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../../e2e/harness';
 import { measureInitialJs } from './ui-bundle';
 import { measureBurst } from './ui-burst';
 import { measureWarmLoad } from './ui-load';
+import { measureTeaching } from './ui-teaching';
 
 interface UiRow {
   name: string;
@@ -29,12 +30,16 @@ export async function runUiBenchmarks(site: Site): Promise<UiRow[]> {
     const load = await measureWarmLoad(browser, site.url);
     const bundle = await measureInitialJs(site.dir, load.requests);
     const burst = await measureBurst(browser, site.url);
+    const teaching = await measureTeaching(browser, site.url);
     const rows: UiRow[] = [
       { name: `warm load to interactive (tree + first Table), p50 of ${load.warmMs.length}`, value: `${ms(load.warmP50Ms)} (min ${ms(Math.min(...load.warmMs))}, max ${ms(Math.max(...load.warmMs))}; first load after install ${ms(load.firstMs)})`, target: '≤ 1500 ms', ok: load.warmP50Ms <= 1500 },
       { name: `initial JS of the first view, gzip, Monaco excluded (${[...bundle.html, ...bundle.lazy].map((f) => f.file.replace('assets/', '')).join(', ')})`, value: `${kb(bundle.totalGzip)}${bundle.monaco.length ? `; Monaco fetched: ${bundle.monaco.join(', ')}` : ''}`, target: '≤ 300 kB', ok: bundle.totalGzip <= 300 * 1024 },
       { name: `burst of ${burst.events} watch events: React commits per animation frame (max)`, value: `${burst.maxCommitsPerFrame} (${burst.totalCommits} commits over ${burst.frames} frames, ${burst.framesWithMoreThanOneCommit} frames with > 1, ${burst.framesWithMoreThanOneCommitWhileResizing} of them while the scroll box resized${burst.multiCommitFrameMs.length ? `, lasting ${burst.multiCommitFrameMs.join('/')} ms vs a p50 frame of ${burst.burstFrameP50Ms.toFixed(1)} ms, commits ${burst.multiCommitGapsMs.join('/')} ms apart` : ''}; max DOM update batches per frame ${burst.maxDomBatchesPerFrame}; burst took ${ms(burst.burstMs)})`, target: '≤ 1', ok: burst.maxCommitsPerFrame <= 1 },
       { name: `${burst.rows}-row list: row elements in the DOM while scrolling (max)`, value: String(burst.maxRowElements), target: `bounded (≪ ${burst.rows})`, ok: burst.maxRowElements < 100 },
       { name: `${burst.rows}-row list: frame time while scrolling 150 px per frame`, value: `p50 ${burst.scrollFrameP50Ms.toFixed(1)} ms, p95 ${burst.scrollFrameP95Ms.toFixed(1)} ms, max ${burst.scrollFrameMaxMs.toFixed(1)} ms over ${burst.scrollFrames} frames (idle page: p50 ${burst.idleFrameP50Ms.toFixed(1)} ms, p95 ${burst.idleFrameP95Ms.toFixed(1)} ms)`, target: 'p95 ≤ 33 ms', ok: burst.scrollFrameP95Ms <= 33.4 },
+      { name: `warm load to an interactive welcome screen, p50 of ${teaching.welcomeWarmMs.length}`, value: `${ms(teaching.welcomeWarmP50Ms)} (max ${ms(Math.max(...teaching.welcomeWarmMs))})`, target: '≤ 1000 ms', ok: teaching.welcomeWarmP50Ms <= 1000 },
+      { name: `inline ownership of a ${teaching.ownershipLines}-line object, from the object's response to every line on screen, p50 of ${teaching.ownershipRenderMs.length}`, value: `${ms(teaching.ownershipRenderP50Ms)} (${teaching.ownershipRenderMs.map((x) => Math.round(x)).join('/')} ms)`, target: '≤ 100 ms', ok: teaching.ownershipRenderP50Ms <= 100 },
+      { name: `ownership timeline of ${teaching.timelineRevisions} revisions: frame time while scrubbing one revision per frame`, value: `p50 ${teaching.scrubFrameP50Ms.toFixed(1)} ms, p95 ${teaching.scrubFrameP95Ms.toFixed(1)} ms over ${teaching.scrubFrames} frames`, target: 'p95 ≤ 33 ms', ok: teaching.scrubFrameP95Ms <= 33.4 },
     ];
     console.table(rows.map((r) => ({ benchmark: r.name, value: r.value, target: r.target, ok: r.ok ? 'yes' : 'NO' })));
     await writeUiResults(rows);

@@ -39,7 +39,7 @@ function uidOf(text: string | undefined): string | undefined {
 }
 
 export function createTimelineStore(opts: { dbName: string; perObject?: number }): TimelineStore {
-  const perObject = opts.perObject ?? 200;
+  const perObject = opts.perObject ?? 1000;
   let pending: StoreEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let flushing: Promise<void> = Promise.resolve();

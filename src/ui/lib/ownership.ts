@@ -7,7 +7,7 @@
 // fields, `v:<json>` a set item, `i:<n>` an atomic-list index, `.` the enclosing map/item itself,
 // and an empty `{}` child a leaf. A leaf whose value is a map or list (an atomic field) owns
 // everything beneath it.
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, stringify, type Node as YamlNode } from 'yaml';
+import { pathKey, yamlWithLines } from './yaml-lines';
 import { colourForManagers, type LegendEntry } from './manager-colours';
 
 export type { LegendEntry } from './manager-colours';
@@ -72,8 +72,7 @@ export function sortKeysDeep(value: Json): Json {
 
 /** The object as YAML in a stable layout: sorted keys, kubectl-style unindented lists, no folding. */
 export function toStableYaml(obj: Json, options: OwnershipOptions = {}): string {
-  const shown = options.showManagedFields ? obj : withoutManagedFields(obj);
-  return stringify(sortKeysDeep(shown), { indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
+  return yamlWithLines(sortKeysDeep(options.showManagedFields ? obj : withoutManagedFields(obj))).text;
 }
 
 function withoutManagedFields(obj: Json): Json {
@@ -214,20 +213,13 @@ export function ownershipView(obj: Json, options: OwnershipOptions = {}): Owners
 
 /** Same as ownershipView with managedFields given separately (e.g. from a different revision). */
 export function ownershipViewWith(obj: Json, managedFields: ManagedFieldsEntry[], options: OwnershipOptions = {}): OwnershipView {
-  const yaml = toStableYaml(obj, options);
+  const shown = sortKeysDeep(options.showManagedFields ? obj : withoutManagedFields(obj));
+  const { text: yaml, spans } = yamlWithLines(shown);
   const claims = collectClaims(managedFields, obj);
-  const counter = new LineCounter();
-  const doc = parseDocument(yaml, { lineCounter: counter });
-  const lineCount = yaml.endsWith('\n') ? yaml.split('\n').length - 1 : yaml.split('\n').length;
+  const lineCount = yaml.split('\n').length - 1;
   const lines: OwnedLine[] = Array.from({ length: lineCount }, (_, i) => ({ line: i + 1, paths: [], owners: [] }));
   const pathLines = new Map<string, number[]>();
 
-  const lineAt = (offset: number) => counter.linePos(offset).line;
-  const endLine = (node: YamlNode, start: number) => {
-    const range = node.range;
-    if (!range) return start;
-    return Math.max(start, lineAt(Math.max(range[0], range[1] - 1)));
-  };
   const own = (from: number, to: number, owners: readonly FieldOwner[]) => {
     for (let l = from; l <= to; l++) {
       const target = lines[l - 1];
@@ -241,53 +233,32 @@ export function ownershipViewWith(obj: Json, managedFields: ManagedFieldsEntry[]
     for (let l = from; l <= to; l++) span.push(l);
     pathLines.set(label, span);
   };
+  const spanOf = (path: JsPath): [number, number] => spans.get(pathKey(path)) ?? [1, 1];
+  const isBlock = (v: Json) => (Array.isArray(v) ? v.length > 0 : v !== null && typeof v === 'object' && Object.keys(v).length > 0);
 
-  // Visits a node whose field/item text starts on `startLine`; `inherited` are owners of an atomic ancestor.
-  const visit = (node: unknown, jsPath: JsPath, label: string, startLine: number, inherited: readonly FieldOwner[]) => {
+  // Visits a block map or list whose text starts on `startLine`; `inherited` are owners of an atomic ancestor.
+  const visit = (value: Json, jsPath: JsPath, label: string, startLine: number, inherited: readonly FieldOwner[]) => {
     const k = keyOf(jsPath);
     const direct = claims.direct.get(k) ?? [];
     const below = [...inherited, ...(claims.subtree.get(k) ?? [])];
-    const yamlNode = node as YamlNode;
-    const last = endLine(yamlNode, startLine);
-    if (jsPath.length > 0) markPath(label, startLine, last);
-    if (isMap(node)) {
-      own(startLine, startLine, [...direct, ...inherited]);
-      for (const pair of node.items) {
-        if (!isPair(pair) || !isScalar(pair.key)) continue;
-        const name = String(pair.key.value);
-        const keyLine = lineAt(pair.key.range?.[0] ?? 0);
-        const value = pair.value as YamlNode | null;
-        if (value && (isMap(value) || isSeq(value)) && !value.flow) {
-          visit(value, [...jsPath, name], `${label}.${name}`, keyLine, below);
-        } else {
-          // Scalars (even multi-line ones) and flow collections: every line of the pair belongs to the field.
-          const p = [...jsPath, name];
-          const last2 = value ? endLine(value, keyLine) : keyLine;
-          const fieldOwners = [...below, ...(claims.direct.get(keyOf(p)) ?? [])];
-          markPath(`${label}.${name}`, keyLine, last2);
-          own(keyLine, last2, fieldOwners);
-        }
+    if (jsPath.length > 0) markPath(label, startLine, spanOf(jsPath)[1]);
+    own(startLine, startLine, [...direct, ...inherited]);
+    const children: Array<[string | number, Json, string]> = Array.isArray(value)
+      ? value.map((item, index) => [index, item, claims.labels.get(keyOf([...jsPath, index])) ?? `[${index}]`])
+      : Object.entries(value as Record<string, Json>).map(([name, v]) => [name, v, `.${name}`]);
+    for (const [step, child, suffix] of children) {
+      const childPath = [...jsPath, step];
+      const [first, last] = spanOf(childPath);
+      if (isBlock(child)) visit(child, childPath, `${label}${suffix}`, first, below);
+      else {
+        // Scalars (even multi-line ones), {} and []: every line of the field belongs to it.
+        markPath(`${label}${suffix}`, first, last);
+        own(first, last, [...below, ...(claims.direct.get(keyOf(childPath)) ?? [])]);
       }
-    } else if (isSeq(node)) {
-      own(startLine, startLine, [...direct, ...inherited]);
-      node.items.forEach((item, index) => {
-        const itemNode = item as YamlNode;
-        const itemPath = [...jsPath, index];
-        const itemLabel = `${label}${claims.labels.get(keyOf(itemPath)) ?? `[${index}]`}`;
-        const itemLine = lineAt(itemNode.range?.[0] ?? 0);
-        if ((isMap(item) || isSeq(item)) && !item.flow) {
-          visit(item, itemPath, itemLabel, itemLine, below);
-        } else {
-          const last2 = endLine(itemNode, itemLine);
-          markPath(itemLabel, itemLine, last2);
-          own(itemLine, last2, [...below, ...(claims.direct.get(keyOf(itemPath)) ?? [])]);
-        }
-      });
-    } else {
-      own(startLine, last, [...direct, ...inherited]);
     }
   };
-  if (doc.contents) visit(doc.contents, [], '', 1, []);
+  if (isBlock(shown)) visit(shown, [], '', 1, []);
+  else own(1, lineCount, claims.direct.get(keyOf([])) ?? []);
 
   // Co-owners are listed the same way on every line: in managedFields order.
   const rank = new Map(claims.owners.map((o, i) => [o, i] as const));
