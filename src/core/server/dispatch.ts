@@ -5,7 +5,8 @@ import type { UserInfo } from '../auth/rbac/types';
 import type { ApiRequest, ApiResponse } from '../types';
 import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
 import { parseRequest, type RequestInfo } from './requestinfo';
-import { errorToResponse, jsonResponse, warningHeader } from './respond';
+import { errorToResponse, jsonResponse } from './respond';
+import { warningHeaderValue } from './warning-header';
 import type { RegistryContext } from '../registry/context';
 import type { RequestContext } from './context';
 import type { AccessControl } from '../auth/access';
@@ -158,7 +159,10 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       const res = errorToResponse(err, out.kind === 'yaml' || out.kind === 'protobuf' ? out : undefined);
       // The request's warnings so far (deprecated version, unknown fields, admission) go with the
       // error too, as kube's warning recorder writes them whatever the outcome.
-      if (rc.warnings.length && !res.headers['Warning']) res.headers['Warning'] = warningHeader(rc.warnings);
+      if (rc.warnings.length && !res.headers['Warning']) {
+        const value = warningHeaderValue(rc.warnings);
+        if (value !== undefined) res.headers['Warning'] = value;
+      }
       return res;
     }
   };
