@@ -96,16 +96,18 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
 
   const nonResource = async (req: ApiRequest, info: RequestInfo, query: URLSearchParams): Promise<ApiResponse> => {
     const p = info.path;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      if (p.startsWith('/api') || p === '/version' || p.startsWith('/openapi')) throw methodNotAllowed();
-      throw pathNotFound();
-    }
+    // The health and metrics handlers sit on kube's plain mux and answer whatever the method
+    // (`FOO /healthz` is 200 ok); the rest are GET routes, 405 to any other method token.
     if (p === '/metrics' && deps.metrics) return deps.metrics();
-    if (p === '/version' || p === '/version/') return { status: 200, headers: { 'Content-Type': 'application/json' }, body: versionJson() };
     for (const endpoint of ['healthz', 'livez', 'readyz']) {
       const base = `/${endpoint}`;
       if (p === base || p.startsWith(base + '/')) return serveHealth(endpoint, p.slice(base.length), query, deps.health[endpoint]);
     }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (p.startsWith('/api') || p === '/version' || p.startsWith('/openapi')) throw methodNotAllowed();
+      throw pathNotFound();
+    }
+    if (p === '/version' || p === '/version/') return { status: 200, headers: { 'Content-Type': 'application/json' }, body: versionJson() };
     if (p === '/openapi/v3' || p === '/openapi/v3/') {
       return { status: 200, headers: { 'Content-Type': 'application/json' }, body: deps.openapi().index() };
     }
