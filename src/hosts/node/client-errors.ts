@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser (llhttp) refuses before the host's request handler runs, answered as
-// Go's net/http, and so kube-apiserver, answers them (docs/decisions/0020-unknown-methods.md):
+// Go's net/http, and so kube-apiserver, answers them (docs/decisions/0020-bad-input-as-kube-answers.md):
 //
 // - A method token llhttp does not know (`FOO`, a lowercase `get`): Go accepts any token, so the
 //   core decides (a 405 MethodNotAllowed Status on API paths, `ok` from /healthz). The host reads
