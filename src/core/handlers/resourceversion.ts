@@ -7,29 +7,12 @@
 import { ApiError, badRequest, expired, timeoutError } from '../server/status';
 import { StorageError, type MvccStore } from '../storage/types';
 import { goQuote } from '../codec/go-quote';
+import { parseUint64 } from '../codec/go-parse-uint';
 
 export { CONTINUE_EXPIRED_MESSAGE, decodeContinue, encodeContinue } from './continue-token';
 
 /** How long a request for a future revision waits before 504 (kube-apiserver waits up to 3 s). */
 export const FUTURE_RV_WAIT_MS = 3000;
-
-const MAX_UINT64 = 2n ** 64n - 1n;
-
-/** strconv.ParseUint(s, 10, 64): the value, or the NumError text Go gives. */
-export function parseUint64(s: string): { value: bigint } | { error: string } {
-  const fail = (why: string) => ({ error: `strconv.ParseUint: parsing ${goQuote(s)}: ${why}` });
-  if (s === '') return fail('invalid syntax');
-  let n = 0n;
-  // Go stops at the first offending byte: a value already past the range is out of range even
-  // when a bad character follows.
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return fail('invalid syntax');
-    n = n * 10n + BigInt(c - 48);
-    if (n > MAX_UINT64) return fail('value out of range');
-  }
-  return { value: n };
-}
 
 /** Which part of kube-apiserver would parse the parameter (see the top of this file). */
 export type ResourceVersionReader = 'watch cache' | 'etcd3 store';

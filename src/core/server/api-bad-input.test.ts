@@ -119,6 +119,43 @@ describe('resourceVersion parsed as strconv.ParseUint, never through a float', (
   }, 10_000);
 });
 
+describe('metadata.resourceVersion of an update, parsed as APIObjectVersioner does', () => {
+  const put = async (name: string, rv: string) => {
+    const cur = (await c.get(`${CM}/${name}`)).json;
+    return c.put(`${CM}/${name}`, { ...cur, metadata: { ...cur.metadata, resourceVersion: rv }, data: { at: rv } });
+  };
+
+  it('a text that is no uint64 is the reasonless 500 kube gives, for PUT and patch alike', async () => {
+    await c.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'upd' } });
+    for (const [rv, why] of [['abc', 'invalid syntax'], ['18446744073709551616', 'value out of range'], ['-1', 'invalid syntax']]) {
+      const r = await put('upd', rv);
+      expect(r.status, rv).toBe(500);
+      expect(r.json.reason).toBeUndefined();
+      expect(r.json.message).toBe(`strconv.ParseUint: parsing "${rv}": ${why}`);
+    }
+    const patched = await c.patch(`${CM}/upd`, { metadata: { resourceVersion: 'abc' } });
+    expect(patched.status).toBe(500);
+    expect(patched.json.message).toBe('strconv.ParseUint: parsing "abc": invalid syntax');
+  });
+
+  it('compares numbers, not texts, and reads "0" as no precondition', async () => {
+    const cur = (await c.get(`${CM}/upd`)).json.metadata.resourceVersion;
+    const padded = await put('upd', `00${cur}`);
+    expect(padded.status).toBe(200);
+    expect(padded.json.metadata.resourceVersion).not.toBe(cur);
+    const zero = await put('upd', '0');
+    expect(zero.status).toBe(200);
+    expect(zero.json.data).toEqual({ at: '0' });
+    expect(zero.json.metadata.resourceVersion).toMatch(/^[1-9][0-9]*$/);
+  });
+
+  it('a delete precondition is compared as text, as kube does (no parsing)', async () => {
+    const r = await c.del(`${CM}/upd`, { preconditions: { resourceVersion: '18446744073709551616' } });
+    expect(r.status).toBe(409);
+    expect(r.json.message).toMatch(/the ResourceVersion in the precondition \(18446744073709551616\) does not match the ResourceVersion in record \(\d+\)/);
+  });
+});
+
 describe('label selectors made of the words in and notin', () => {
   it('are keys with an exists requirement, as apimachinery v0.23 parses them (kube answers 200)', async () => {
     for (const sel of ['in', 'notin', '!in']) {

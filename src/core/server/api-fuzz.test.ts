@@ -81,6 +81,8 @@ function kube5xx(line: string, contentType: string | undefined): boolean {
   if (line.startsWith('500 : no preferred addresses found; known addresses: ')) return true; // node proxy, a plain error
   // A resourceVersion that is no uint64, where the watch cache parses it (get, watch, plain list).
   if (line.startsWith('500 : resourceVersion: Invalid value: ')) return true;
+  // An update whose metadata.resourceVersion is no uint64 (APIObjectVersioner.ObjectResourceVersion).
+  if (line.startsWith('500 : strconv.ParseUint: parsing ')) return true;
   return line === '500 : resourceVersion should not be set on objects to be created' || line.startsWith('504 Timeout: Timeout: Too large resource version: ');
 }
 
