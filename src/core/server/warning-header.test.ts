@@ -31,3 +31,23 @@ describe('headerByteString', () => {
     expect(headerByteString('é')).toBe('\u00c3\u00a9');
   });
 });
+
+describe('the recorder\'s size limits', () => {
+  const texts = (value: string | undefined) => (value === undefined ? [] : wire(value).toString('utf8').slice('299 - "'.length, -1).split('", 299 - "'));
+
+  it('sends texts whole while they stay within 4096 runes in all', () => {
+    const within = ['a'.repeat(2000), 'b'.repeat(2000), 'ç'.repeat(96)];
+    expect(texts(warningHeaderValue(within)).map((t) => t.length)).toEqual([2000, 2000, 96]);
+    // One rune more and the recorder starts cutting.
+    expect(texts(warningHeaderValue([...within, 'd'])).map((t) => t.length)).toEqual([256, 256, 96, 1]);
+  });
+
+  it('past 4096 runes sends every text again cut to 256 runes, later ones too, until 4096 cut runes went out', () => {
+    const many = ['a'.repeat(3000), 'b'.repeat(2000), 'c'.repeat(300), ...Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(300, 'x'))];
+    const out = texts(warningHeaderValue(many));
+    expect(out.slice(0, 3)).toEqual(['a'.repeat(256), 'b'.repeat(256), 'c'.repeat(256)]);
+    expect(out.every((t) => t.length <= 256)).toBe(true);
+    // 256-rune items are added while fewer than 4096 runes went out: 16 of them.
+    expect(out.length).toBe(16);
+  });
+});

@@ -1,7 +1,7 @@
 // The `Warning` response header as kube-apiserver writes it (k8s.io/apiserver's warning recorder
 // over apimachinery's NewWarningHeader): `299 - "text"`, only `"` and `\` escaped, the text's
-// UTF-8 bytes as they are. A text with control characters is not sent at all, and a repeated
-// text is sent once.
+// UTF-8 bytes as they are. A text with control characters is not sent at all, a repeated text is
+// sent once, and past 4096 runes in all the texts are cut to 256 runes each.
 //
 // Header values in an ApiResponse are byte strings (one char per byte, as Node's writeHead and the
 // fetch Headers of a Service Worker both read them), so the UTF-8 bytes of a name like `日本` go
@@ -38,18 +38,51 @@ function quoted(text: string): string {
   return `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 
+/** The warning recorder's limits: past 4096 runes in all, every text is cut to 256 runes. */
+const TRUNCATE_AT_TOTAL_RUNES = 4 * 1024;
+const TRUNCATE_ITEM_RUNES = 256;
+
+function truncated(text: string): { text: string; runes: number } {
+  const runes = Array.from(text);
+  return runes.length > TRUNCATE_ITEM_RUNES ? { text: runes.slice(0, TRUNCATE_ITEM_RUNES).join(''), runes: TRUNCATE_ITEM_RUNES } : { text, runes: runes.length };
+}
+
 /**
  * One header value for the warnings of a request, comma separated (clients split on the commas
- * between quoted texts); undefined when none is left to send.
+ * between quoted texts); undefined when none is left to send. The texts are added one by one as
+ * kube's recorder adds them: repeats and empty texts skipped, and once the texts sent would pass
+ * 4096 runes, everything so far is sent again cut to 256 runes each, later texts too, until
+ * 4096 runes of cut texts have gone out.
  */
 export function warningHeaderValue(texts: readonly string[]): string | undefined {
   const seen = new Set<string>();
-  const parts: string[] = [];
+  const ordered: string[] = [];
+  let sent: string[] = [];
+  let written = 0;
+  let truncating = false;
   for (const text of texts) {
-    if (text === '' || seen.has(text)) continue;
+    if (text === '') continue;
+    if (truncating && written >= TRUNCATE_AT_TOTAL_RUNES) break;
+    if (seen.has(text)) continue;
     seen.add(text);
-    if (hasControl(text)) continue;
-    parts.push(`299 - ${quoted(text)}`);
+    ordered.push(text);
+    let item = { text, runes: Array.from(text).length };
+    if (truncating) item = truncated(text);
+    if (hasControl(item.text)) continue;
+    if (written + item.runes <= TRUNCATE_AT_TOTAL_RUNES || truncating) {
+      written += item.runes;
+      sent.push(item.text);
+      continue;
+    }
+    truncating = true;
+    written = 0;
+    sent = [];
+    for (const earlier of ordered) {
+      const cut = truncated(earlier);
+      if (hasControl(cut.text)) continue;
+      written += cut.runes;
+      sent.push(cut.text);
+    }
   }
-  return parts.length ? headerByteString(parts.join(', ')) : undefined;
+  return sent.length ? headerByteString(sent.map((t) => `299 - ${quoted(t)}`).join(', ')) : undefined;
 }
