@@ -56,6 +56,12 @@ export interface DispatchDeps {
   flowControl?: { stamp(user: UserInfo | undefined, info: RequestInfo, res: ApiResponse): void };
 }
 
+/** Paths served by handlers on kube's plain mux that do not look at the method (health, metrics). */
+function answersAnyMethod(path: string): boolean {
+  if (path === '/metrics') return true;
+  return ['/healthz', '/livez', '/readyz'].some((base) => path === base || path.startsWith(`${base}/`));
+}
+
 export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promise<ApiResponse> {
   const discoveryCache = new Map<string, string | undefined>();
   let discoveryGen = -1;
@@ -98,16 +104,16 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     const p = info.path;
     // The health and metrics handlers sit on kube's plain mux and answer whatever the method
     // (`FOO /healthz` is 200 ok); the rest are GET routes, 405 to any other method token.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !answersAnyMethod(p)) {
+      if (p.startsWith('/api') || p === '/version' || p.startsWith('/openapi')) throw methodNotAllowed();
+      throw pathNotFound();
+    }
     if (p === '/metrics' && deps.metrics) return deps.metrics();
+    if (p === '/version' || p === '/version/') return { status: 200, headers: { 'Content-Type': 'application/json' }, body: versionJson() };
     for (const endpoint of ['healthz', 'livez', 'readyz']) {
       const base = `/${endpoint}`;
       if (p === base || p.startsWith(base + '/')) return serveHealth(endpoint, p.slice(base.length), query, deps.health[endpoint]);
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      if (p.startsWith('/api') || p === '/version' || p.startsWith('/openapi')) throw methodNotAllowed();
-      throw pathNotFound();
-    }
-    if (p === '/version' || p === '/version/') return { status: 200, headers: { 'Content-Type': 'application/json' }, body: versionJson() };
     if (p === '/openapi/v3' || p === '/openapi/v3/') {
       return { status: 200, headers: { 'Content-Type': 'application/json' }, body: deps.openapi().index() };
     }
