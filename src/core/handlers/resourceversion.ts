@@ -24,6 +24,8 @@ export type ResourceVersionReader = 'watch cache' | 'etcd3 store';
  */
 export function parseResourceVersion(text: string | null, reader: ResourceVersionReader): number | undefined {
   if (text === null || text === '') return undefined;
+  // Every revision a client echoes back: up to 15 digits, exact as a number.
+  if (text.length <= 15 && /^[0-9]+$/.test(text)) return Number(text);
   const parsed = parseUint64(text);
   if ('error' in parsed) {
     // storage.NewInvalidError(field.Invalid(field.NewPath("resourceVersion"), rv, err.Error())).
