@@ -1,7 +1,7 @@
 // YAML request bodies read like sigs.k8s.io/yaml.YAMLToJSON over go-yaml v2: YAML 1.1 scalars
 // (`yes`/`on`/`y` are booleans, `0777` is octal) but timestamps and `1:20` stay strings, only the
 // first document counts, and errors read `error converting YAML to JSON: yaml: line N: ...`.
-import { isScalar, LineCounter, parseAllDocuments, visit, type Node, type Tags } from 'yaml';
+import { isScalar, LineCounter, parseAllDocuments, visit, type Document, type Node, type Tags } from 'yaml';
 import { MAX_NESTING, tooDeepAt } from './json-scan';
 
 export type YamlParseResult = { ok: true; value: unknown } | { ok: false; message: string };
@@ -72,6 +72,10 @@ export function parseYaml(text: string): YamlParseResult {
     const line = err.linePos?.[0]?.line ?? lc.linePos(err.pos[0]).line;
     return { ok: false, message: `error converting YAML to JSON: yaml: line ${line}: ${goYamlMessage(err.code, err.message)}` };
   }
+  // An alias of no anchor, or inside the node it names (which would expand forever): go-yaml
+  // refuses both by name.
+  const aliasError = badAlias(doc);
+  if (aliasError !== undefined) return { ok: false, message: `error converting YAML to JSON: yaml: ${aliasError}` };
   let value: unknown;
   try {
     value = doc.toJS({ mapAsMap: true, maxAliasCount: 100 });
@@ -81,6 +85,32 @@ export function parseYaml(text: string): YamlParseResult {
     throw e;
   }
   return { ok: true, value: stringifyKeys(value) };
+}
+
+/**
+ * go-yaml's error for the document's aliases, or undefined. Composing the document fails first,
+ * on the first alias of an anchor not defined before it (`unknown anchor 'b' referenced`);
+ * decoding then fails on the first alias, in document order, that sits inside the very node it
+ * refers to (`a: &a [*a]`: `anchor 'a' value contains itself`). Since an alias can only name an
+ * earlier anchor, that is the only way a document can hold a cycle.
+ */
+function badAlias(doc: Document.Parsed): string | undefined {
+  let unknown: string | undefined;
+  let selfContained: string | undefined;
+  visit(doc, {
+    Alias(_, alias, path) {
+      const target = alias.resolve(doc);
+      if (!target) {
+        unknown = alias.source;
+        return visit.BREAK;
+      }
+      if (selfContained === undefined && path.includes(target as never)) selfContained = alias.source;
+      return undefined;
+    },
+  });
+  if (unknown !== undefined) return `unknown anchor '${unknown}' referenced`;
+  if (selfContained !== undefined) return `anchor '${selfContained}' value contains itself`;
+  return undefined;
 }
 
 function lineAt(text: string, offset: number): number {

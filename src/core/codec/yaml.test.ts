@@ -104,6 +104,22 @@ describe('parseYaml', () => {
     expect(parseYaml('a: &x [1]\nb: *x')).toEqual({ ok: true, value: { a: [1], b: [1] } });
   });
 
+  it('refuses an alias inside the node it names, and an alias of no anchor, as go-yaml does', () => {
+    const fails = (text: string, why: string) => expect(parseYaml(text)).toEqual({ ok: false, message: `error converting YAML to JSON: yaml: ${why}` });
+    fails('a: &a [*a]\n', "anchor 'a' value contains itself");
+    fails('a: &a\n  b: *a\n', "anchor 'a' value contains itself");
+    fails('x: &x [1, &y [*y]]\n', "anchor 'y' value contains itself");
+    fails('a: &a [&b [*a]]\n', "anchor 'a' value contains itself");
+    // A redefined anchor: the alias names the latest definition before it, its own parent here.
+    fails('a: &x 1\nb: &x [*x]\n', "anchor 'x' value contains itself");
+    fails('a: *b\n', "unknown anchor 'b' referenced");
+    // Composing (unknown anchors) fails before decoding (cycles).
+    fails('a: &a [*a]\nb: *zz\n', "unknown anchor 'zz' referenced");
+    // Repeated and merged aliases are not cycles.
+    expect(parseYaml('b: &b [1]\nc: [*b, *b]\n')).toEqual({ ok: true, value: { b: [1], c: [[1], [1]] } });
+    expect(parseYaml('a: &a {k: v}\nb: {<<: *a}\n')).toEqual({ ok: true, value: { a: { k: 'v' }, b: { k: 'v' } } });
+  });
+
   it('reads YAML 1.1 scalars and keeps timestamps as strings', () => {
     expect(parseYaml('a: yes\nb: on\nc: 0777\nd: 2024-01-02\ne: 1:20\nf: ~\n1: x\n')).toEqual({
       ok: true,

@@ -147,7 +147,8 @@ export function decodeObjectBody(rc: RequestContext): unknown {
   } else if (mediaType === 'application/yaml') {
     const text = bodyText(body);
     const parsed = parseYaml(text);
-    if (!parsed.ok) throw badRequest(parsed.message);
+    // The YAML serializer fails before any kind is known: transformDecodeError's `unrecognized` form.
+    if (!parsed.ok) throw badRequest(decodeErrorMessage(target.kind, parsed.message, body));
     value = parsed.value;
     const o = value as Obj;
     bodyKind = typeof o?.kind === 'string' ? o.kind : '';

@@ -11,8 +11,10 @@ import { objectResponse } from '../server/respond';
 export async function handleGet(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const { reg, r, info, query } = rc;
   // unset = most recent; "0" = any; other = not older than (wait briefly for a future revision).
-  const rv = parseResourceVersion(query.get('resourceVersion'));
-  if (rv !== undefined && rv > 0) await awaitRevision(reg.mvcc, rv);
+  const rvText = query.get('resourceVersion');
+  // A get with a resourceVersion is served by the watch cache.
+  const rv = parseResourceVersion(rvText, 'watch cache');
+  if (rv !== undefined && rv > 0) await awaitRevision(reg.mvcc, rv, rvText ?? undefined);
   let kv;
   try {
     kv = await reg.mvcc.get(objectKey(r, info.namespace, info.name));

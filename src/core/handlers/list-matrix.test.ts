@@ -195,10 +195,17 @@ describe.each(BACKENDS)('list resourceVersion matrix (%s backend)', (_name, make
       const r = await list(`resourceVersionMatch=Exact&continue=${first.json.metadata.continue}`);
       expect(r.json.message).toBe(invalidListOptions(UNLESS_RV, WITH_CONTINUE));
     });
-    it('a resourceVersion that is not a number is a 400', async () => {
+    it('a resourceVersion that is not a uint64 is a 400 where the etcd3 store parses it, a reasonless 500 where the watch cache does (as in kube-apiserver v1.23)', async () => {
+      const parseError = 'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax';
+      for (const q of ['resourceVersion=abc&limit=2', 'resourceVersion=abc&resourceVersionMatch=Exact']) {
+        const r = await list(q);
+        expect(r.status, q).toBe(400);
+        expect(r.json).toMatchObject({ reason: 'BadRequest', message: `invalid resource version: ${parseError}` });
+      }
       const r = await list('resourceVersion=abc');
-      expect(r.status).toBe(400);
-      expect(r.json.reason).toBe('BadRequest');
+      expect(r.status).toBe(500);
+      expect(r.json.reason).toBeUndefined();
+      expect(r.json.message).toBe(parseError);
     });
   });
 });

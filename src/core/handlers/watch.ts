@@ -55,7 +55,8 @@ function validateWatchOptions(q: URLSearchParams): { sendInitial?: boolean } {
 export async function handleWatch(rc: RequestContext, out: OutputFormat, settings: WatchSettings, active: ActiveWatches): Promise<ApiResponse> {
   const { reg, r, info, query } = rc;
   const { sendInitial } = validateWatchOptions(query);
-  const rv = parseResourceVersion(query.get('resourceVersion'));
+  // Watches are served by the watch cache.
+  const rv = parseResourceVersion(query.get('resourceVersion'), 'watch cache');
   const bookmarks = queryFlag(query, 'allowWatchBookmarks');
   const pred = servedPredicate(r, makePredicate(r, query, info.name || undefined));
   const prefix = listPrefix(r, info.namespace);

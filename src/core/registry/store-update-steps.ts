@@ -3,7 +3,8 @@
 // object with system fields kept, defaults and built-in mutating admission; its validation; and
 // what to write. The attempt remembers what it read and produced for the store to answer with.
 import type { KV, Mutation } from '../storage/types';
-import { badRequest, conflict, invalid, notFound, OPTIMISTIC_LOCK_MESSAGE } from '../server/status';
+import { ApiError, badRequest, conflict, invalid, notFound, OPTIMISTIC_LOCK_MESSAGE } from '../server/status';
+import { parseUint64 } from '../codec/go-parse-uint';
 import type { ServedResource } from './catalog';
 import type { RegistryContext, Reservation, ResourceHooks } from './context';
 import { clone, deepEqual, parseStored, rfc3339, storedTextTemplate, type Obj } from './objects';
@@ -86,11 +87,22 @@ export class UpdateAttempt implements UpdateSteps {
       throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
     }
     setNamespace(r, meta, this.ns);
-    const rv = meta.resourceVersion;
-    if (rv) {
-      if (rv !== String(cur.modRev)) throw conflict(group, resource, name, OPTIMISTIC_LOCK_MESSAGE);
+    // storage.APIObjectVersioner.ObjectResourceVersion: strconv.ParseUint of the text, whose
+    // error is no API status (kube answers a reasonless 500); 0 (or none) asks for no precondition.
+    const rvText = meta.resourceVersion === undefined || meta.resourceVersion === null ? '' : String(meta.resourceVersion);
+    let rv = 0n;
+    if (rvText !== '') {
+      const parsed = parseUint64(rvText);
+      if ('error' in parsed) throw new ApiError(500, '', parsed.error);
+      rv = parsed.value;
+    }
+    if (rv !== 0n) {
+      if (rv !== BigInt(cur.modRev)) throw conflict(group, resource, name, OPTIMISTIC_LOCK_MESSAGE);
     } else if (!r.strategy.allowUnconditionalUpdate) {
       throw invalid(group, kind, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', valueText: '0x0', detail: 'must be specified for an update' }]);
+    } else if (rvText !== '') {
+      // `"0"` is an unconditional update, written at the current revision like one without.
+      delete meta.resourceVersion;
     }
     keepSystemFields(meta, old.metadata as Obj);
     const next = this.limitToSubresource(obj, old);

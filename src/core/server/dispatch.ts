@@ -5,7 +5,8 @@ import type { UserInfo } from '../auth/rbac/types';
 import type { ApiRequest, ApiResponse } from '../types';
 import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
 import { parseRequest, type RequestInfo } from './requestinfo';
-import { errorToResponse, jsonResponse, warningHeader } from './respond';
+import { errorToResponse, jsonResponse } from './respond';
+import { warningHeaderValue } from './warning-header';
 import type { RegistryContext } from '../registry/context';
 import type { RequestContext } from './context';
 import type { AccessControl } from '../auth/access';
@@ -57,6 +58,12 @@ export interface DispatchDeps {
   flowControl?: { stamp(user: UserInfo | undefined, info: RequestInfo, res: ApiResponse): void };
 }
 
+/** Paths served by handlers on kube's plain mux that do not look at the method (health, metrics). */
+function answersAnyMethod(path: string): boolean {
+  if (path === '/metrics') return true;
+  return ['/healthz', '/livez', '/readyz'].some((base) => path === base || path.startsWith(`${base}/`));
+}
+
 export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promise<ApiResponse> {
   const discoveryCache = new Map<string, string | undefined>();
   let discoveryGen = -1;
@@ -97,7 +104,9 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
 
   const nonResource = async (req: ApiRequest, info: RequestInfo, query: URLSearchParams): Promise<ApiResponse> => {
     const p = info.path;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    // The health and metrics handlers sit on kube's plain mux and answer whatever the method
+    // (`FOO /healthz` is 200 ok); the rest are GET routes, 405 to any other method token.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !answersAnyMethod(p)) {
       if (p.startsWith('/api') || p === '/version' || p.startsWith('/openapi')) throw methodNotAllowed();
       throw pathNotFound();
     }
@@ -161,7 +170,10 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       const res = errorToResponse(err, out.kind === 'yaml' || out.kind === 'protobuf' ? out : undefined);
       // The request's warnings so far (deprecated version, unknown fields, admission) go with the
       // error too, as kube's warning recorder writes them whatever the outcome.
-      if (rc.warnings.length && !res.headers['Warning']) res.headers['Warning'] = warningHeader(rc.warnings);
+      if (rc.warnings.length && !res.headers['Warning']) {
+        const value = warningHeaderValue(rc.warnings);
+        if (value !== undefined) res.headers['Warning'] = value;
+      }
       return res;
     }
   };

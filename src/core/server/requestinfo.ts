@@ -6,7 +6,7 @@ export interface RequestInfo {
   /** False for /version, /healthz, discovery roots, /openapi... */
   isResourceRequest: boolean;
   path: string;
-  /** get, list, watch, create, update, patch, delete, deletecollection (resource requests); the lower-case method otherwise. */
+  /** get, list, watch, create, update, patch, delete, deletecollection (resource requests; '' for other methods); the lower-case method otherwise. */
   verb: string;
   /** 'api' or 'apis' for resource requests. */
   apiPrefix: string;
@@ -157,7 +157,9 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
       info.verb = isCollection ? 'deletecollection' : 'delete';
       break;
     default:
-      info.verb = method.toLowerCase();
+      // Any other token (`FOO`, a lowercase `get`) is no verb on a resource: kube's RequestInfo
+      // leaves it empty, authorization sees "", and no route serves it (405).
+      info.verb = '';
   }
   return info;
 }

@@ -11,18 +11,17 @@ import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
 import type { OutputFormat } from './output';
 import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
+import { warningHeaderValue } from './warning-header';
 
 export const JSON_TYPE = 'application/json';
 
 export function baseHeaders(contentType: string, warnings?: string[]): Record<string, string> {
   const h: Record<string, string> = { 'Audit-Id': newUuid(), 'Cache-Control': 'no-cache, private', 'Content-Type': contentType };
-  if (warnings && warnings.length) h['Warning'] = warningHeader(warnings);
+  if (warnings && warnings.length) {
+    const value = warningHeaderValue(warnings);
+    if (value !== undefined) h['Warning'] = value;
+  }
   return h;
-}
-
-/** `299 - "text"` per warning, comma separated (one header; clients split it). */
-export function warningHeader(warnings: string[]): string {
-  return warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
 }
 
 export function jsonResponse(status: number, body: string, warnings?: string[], contentType = JSON_TYPE): ApiResponse {

@@ -2,6 +2,7 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { request } from 'node:https';
+import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,5 +93,17 @@ describe('the HTTPS host with a client CA', () => {
   it('marks a certificate of our CA that is not for client auth as not verified', async () => {
     // The serving certificate: signed by the same CA, extendedKeyUsage serverAuth only.
     expect(await fetchPeer({ cert: serving.cert, key: serving.key })).toEqual({ verified: false, commonName: 'kube-apiserver', organizations: [] });
+  });
+  it('passes the certificate with a request whose method Node\'s parser refused (served by the core as it stands)', async () => {
+    const issued = await issueClientCertificate(join(dir, 'data'), { user: 'carol', groups: ['devs'] });
+    const reply = await new Promise<string>((resolve, reject) => {
+      let got = '';
+      const socket = connect({ host: '127.0.0.1', port: host.port, ca: serving.caCert, cert: issued.cert, key: issued.key, servername: '127.0.0.1' }, () => socket.write('FOO / HTTP/1.1\r\nHost: x\r\n\r\n'));
+      socket.setEncoding('utf8').on('data', (c: string) => (got += c));
+      socket.on('end', () => resolve(got));
+      socket.on('error', reject);
+    });
+    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ verified: true, commonName: 'carol', organizations: ['devs'] });
   });
 });

@@ -3,12 +3,13 @@
 // Request/Response objects and allocates little beyond the ApiRequest itself.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { peerClientCertificate } from './client-cert-peer';
 import type { ApiServer } from '../../core/api';
 import { BODY_TOO_LARGE, MAX_REQUEST_BODY_BYTES, readApiRequest } from './request-adapter';
 import { endOpenStreams, writeApiResponse, type OpenStream } from './response-writer';
+import { answerClientErrors, HEAD_READ_LIMIT } from './client-errors';
 
 export interface NodeHostOptions {
   port: number;
@@ -76,17 +77,31 @@ export async function startNodeHost(opts: NodeHostOptions): Promise<NodeHost> {
     }
   };
 
+  // The response being written on each connection, so a parse error on a pipelined request
+  // never writes into the middle of it.
+  const inFlight = new WeakMap<Socket, ServerResponse>();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.set(req.socket, res);
     void dispatch(req, res);
   };
+  // kube-apiserver reads request heads up to Go's MaxHeaderBytes (1 MiB, plus 4 KiB of slack);
+  // Node's default is 16 KiB, which a `notin (...)` selector of a few thousand values passes.
+  const serverOptions = { keepAlive: true, noDelay: true, maxHeaderSize: HEAD_READ_LIMIT };
   const server = opts.tls
     ? createHttpsServer(
         // Ask for a certificate but let the handshake through without one or with a bad one:
         // token clients present none, and a bad one gets kube's 401 from the authenticator.
-        { keepAlive: true, noDelay: true, key: opts.tls.key, cert: opts.tls.cert, ...(clientCa ? { ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false } : {}) },
+        { ...serverOptions, key: opts.tls.key, cert: opts.tls.cert, ...(clientCa ? { ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false } : {}) },
         onRequest,
       )
-    : createServer({ keepAlive: true, noDelay: true }, onRequest);
+    : createServer(serverOptions, onRequest);
+  answerClientErrors(server, {
+    inFlight: (socket) => inFlight.get(socket),
+    serve: (apiReq, socket) => {
+      if (clientCa) apiReq.clientCertificate = peerClientCertificate(socket as TLSSocket);
+      return api.handle(apiReq);
+    },
+  });
   // Clients such as kubectl and informers keep connections for a long time between requests.
   server.keepAliveTimeout = 65_000;
   // Watches are long-lived: no request/headers timeout may cut them.

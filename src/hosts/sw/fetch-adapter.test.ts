@@ -67,3 +67,38 @@ describe('toResponse', () => {
     expect(cancelled).toBe(1);
   });
 });
+
+describe('the core behind the adapter, with input kube answers plainly', () => {
+  it('a warning about a field named outside Latin-1 makes a valid Response header (its UTF-8 bytes)', async () => {
+    const { createApiServer } = await import('../../core/api');
+    const api = await createApiServer();
+    try {
+      const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'jp' }, '日本': 'x' });
+      const req = new Request('http://x/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      const apiReq = await toApiRequest(req, '/api/v1/namespaces/default/configmaps');
+      if ('tooLarge' in apiReq) throw new Error('too large');
+      const { response } = toResponse(await api.handle(apiReq));
+      expect(response.status).toBe(201);
+      expect(Buffer.from(response.headers.get('Warning')!, 'latin1').toString('utf8')).toBe('299 - "unknown field \\"日本\\""');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('method tokens no route serves are 405 MethodNotAllowed; fetch itself upper-cases only the standard six', async () => {
+    const { createApiServer } = await import('../../core/api');
+    const api = await createApiServer();
+    try {
+      for (const [method, status] of [['FOO', 405], ['patch', 405], ['get', 200]] as const) {
+        const req = new Request('http://x/api/v1/namespaces/default/configmaps', { method });
+        const apiReq = await toApiRequest(req, '/api/v1/namespaces/default/configmaps');
+        if ('tooLarge' in apiReq) throw new Error('too large');
+        const { response } = toResponse(await api.handle(apiReq));
+        expect(response.status, method).toBe(status);
+        if (status === 405) expect((await response.json()).reason).toBe('MethodNotAllowed');
+      }
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -24,7 +24,9 @@ export async function toApiRequest(request: Request, pathAndQuery: string, limit
   });
   // The page gets the worker's Response as it is, never decoded: the core must not gzip for it.
   delete headers['accept-encoding'];
-  const apiReq: ApiRequest = { method: request.method.toUpperCase(), url: pathAndQuery, headers };
+  // The method as sent: fetch already upper-cases the six standard ones (`get` is GET), and any
+  // other spelling (`patch`, `FOO`) is a token kube-apiserver has no route for (405), as here.
+  const apiReq: ApiRequest = { method: request.method, url: pathAndQuery, headers };
   if (request.method === 'GET' || request.method === 'HEAD') return apiReq;
   const declared = Number(headers['content-length'] ?? '0');
   if (declared > limit) return { tooLarge: true, limit };

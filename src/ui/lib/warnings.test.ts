@@ -58,3 +58,13 @@ describe('API client warnings', () => {
     ]);
   });
 });
+
+describe('parseWarningHeader with UTF-8 bytes', () => {
+  it('reads the raw UTF-8 bytes kube-apiserver writes (fetch hands them over one char per byte)', () => {
+    const bytes = Buffer.from('299 - "unknown field \\"日本\\""', 'utf8').toString('latin1');
+    expect(parseWarningHeader(bytes)).toEqual(['unknown field "日本"']);
+    // Already decoded or not UTF-8: kept as it is.
+    expect(parseWarningHeader('299 - "日本"')).toEqual(['日本']);
+    expect(parseWarningHeader('299 - "caf\u00e9"')).toEqual(['caf\u00e9']);
+  });
+});

@@ -3,11 +3,34 @@
 // turned into the texts a person reads, and a small log of recent ones for the page.
 
 /**
+ * A header value as fetch hands it over (one char per byte) read as the UTF-8 the server wrote:
+ * kube-apiserver sends a warning's non-ASCII text as raw UTF-8 bytes. A value that is not such a
+ * byte string, or not valid UTF-8, is kept as it is.
+ */
+export function decodeHeaderBytes(value: string): string {
+  let ascii = true;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c > 0xff) return value;
+    if (c > 0x7f) ascii = false;
+  }
+  if (ascii) return value;
+  const bytes = new Uint8Array(value.length);
+  for (let i = 0; i < value.length; i++) bytes[i] = value.charCodeAt(i);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return value;
+  }
+}
+
+/**
  * The warning texts of a header value. Several warnings arrive joined by ", "; texts are quoted
  * with `\"` and `\\` escapes. A value that is not in that form is kept whole rather than dropped.
  */
-export function parseWarningHeader(value: string | null | undefined): string[] {
-  if (!value) return [];
+export function parseWarningHeader(header: string | null | undefined): string[] {
+  if (!header) return [];
+  const value = decodeHeaderBytes(header);
   const out: string[] = [];
   let i = 0;
   const skipSpace = () => {

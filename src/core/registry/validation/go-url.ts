@@ -1,20 +1,9 @@
 // Go 1.17's net/url.Parse, as far as webhook URL validation looks at it (scheme, host, user
 // information, query, fragment), with its error texts (`parse "https://exa mple.com": invalid
 // character " " in host name`): kube-apiserver quotes them in its 422s.
+import { goQuote } from '../../codec/go-quote';
 
-/** Go's strconv.Quote (what %q prints) for the text of url.Parse errors. */
-export function goQuote(s: string): string {
-  const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (named[ch]) out += named[ch];
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else if (ch !== ' ' && /[\p{C}\p{Z}]/u.test(ch)) out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
+export { goQuote };
 
 type Encoding = 'host' | 'zone' | 'path' | 'userinfo' | 'fragment';
 
