@@ -1,7 +1,7 @@
 // Query options shared by the write verbs.
 import { ApiError, invalid } from '../server/status';
 import { managerFromUserAgent } from '../fieldmanager';
-import { goQuote } from '../registry/validation/go-url';
+import { goQuote } from '../codec/go-quote';
 import type { FieldOwner } from '../registry/managed-fields';
 
 /**

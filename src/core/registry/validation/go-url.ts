@@ -3,8 +3,6 @@
 // character " " in host name`): kube-apiserver quotes them in its 422s.
 import { goQuote } from '../../codec/go-quote';
 
-export { goQuote };
-
 type Encoding = 'host' | 'zone' | 'path' | 'userinfo' | 'fragment';
 
 /** net/url shouldEscape for the host checks of unescape and for Userinfo.String. */
