@@ -2,9 +2,9 @@
 // API's watch window), who wrote it, which fields changed value and which changed owner, with a
 // scrubber that shows the object and its ownership overlay as they were at that revision.
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { ownershipView } from '../lib/ownership';
-import { describeTimeline, type RecordedRevision } from '../lib/timeline';
+import { describeTimeline, type RecordedRevision, type TimelineEntry } from '../lib/timeline';
 import { OwnershipGutter } from './OwnershipGutter';
 
 interface Props {
@@ -46,33 +46,7 @@ export function ObjectTimeline({ adminBase, uid, resourceVersion, apiVersion, ki
       </label>
       <ol className="timeline-list" aria-label="Revisions">
         {entries.map((e, i) => (
-          <li key={e.rev} className={i === index ? 'current' : undefined} data-testid="timeline-entry">
-            <button type="button" onClick={() => setPicked(i)} aria-current={i === index ? 'true' : undefined}>
-              <span className="rev">rv {e.rev}</span> <span className={`kind-${e.type}`}>{e.type}</span> <strong data-testid="writers">{e.writers.join(', ') || 'no ownership change'}</strong>
-            </button>
-            {e.changedValues.length > 0 && (
-              <div className="changed" data-testid="changed-values">
-                values: {e.changedValues.slice(0, 6).map((p) => <code key={p}>{p} </code>)}
-                {e.changedValues.length > 6 && `+${e.changedValues.length - 6} more`}
-              </div>
-            )}
-            {e.ownerChanges.length > 0 && (
-              <div className="changed" data-testid="owner-changes">
-                owners:{' '}
-                {e.ownerChanges.slice(0, 6).map((c) => (
-                  <span key={c.path}>
-                    <code>{c.path}</code> {c.gained.length > 0 && `+${c.gained.join(',')}`} {c.lost.length > 0 && `−${c.lost.join(',')}`};{' '}
-                  </span>
-                ))}
-                {e.ownerChanges.length > 6 && `+${e.ownerChanges.length - 6} more`}
-              </div>
-            )}
-            {e.managersGone.length > 0 && (
-              <div className="gone" data-testid="managers-gone">
-                {e.managersGone.join(', ')} no longer own{e.managersGone.length === 1 ? 's' : ''} any field
-              </div>
-            )}
-          </li>
+          <TimelineRow key={e.rev} entry={e} index={i} current={i === index} onPick={setPicked} />
         ))}
       </ol>
       <h3>
@@ -82,3 +56,36 @@ export function ObjectTimeline({ adminBase, uid, resourceVersion, apiVersion, ki
     </section>
   );
 }
+
+/** One revision's row; memoised so scrubbing re-renders only the two rows whose "current" changes. */
+const TimelineRow = memo(function TimelineRow({ entry: e, index, current, onPick }: { entry: TimelineEntry; index: number; current: boolean; onPick(i: number): void }) {
+  return (
+    <li className={current ? 'current' : undefined} data-testid="timeline-entry">
+      <button type="button" onClick={() => onPick(index)} aria-current={current ? 'true' : undefined}>
+        <span className="rev">rv {e.rev}</span> <span className={`kind-${e.type}`}>{e.type}</span> <strong data-testid="writers">{e.writers.join(', ') || 'no ownership change'}</strong>
+      </button>
+      {e.changedValues.length > 0 && (
+        <div className="changed" data-testid="changed-values">
+          values: {e.changedValues.slice(0, 6).map((p) => <code key={p}>{p} </code>)}
+          {e.changedValues.length > 6 && `+${e.changedValues.length - 6} more`}
+        </div>
+      )}
+      {e.ownerChanges.length > 0 && (
+        <div className="changed" data-testid="owner-changes">
+          owners:{' '}
+          {e.ownerChanges.slice(0, 6).map((c) => (
+            <span key={c.path}>
+              <code>{c.path}</code> {c.gained.length > 0 && `+${c.gained.join(',')}`} {c.lost.length > 0 && `−${c.lost.join(',')}`};{' '}
+            </span>
+          ))}
+          {e.ownerChanges.length > 6 && `+${e.ownerChanges.length - 6} more`}
+        </div>
+      )}
+      {e.managersGone.length > 0 && (
+        <div className="gone" data-testid="managers-gone">
+          {e.managersGone.join(', ')} no longer own{e.managersGone.length === 1 ? 's' : ''} any field
+        </div>
+      )}
+    </li>
+  );
+});

@@ -66,18 +66,14 @@ function writersOf(before: Json, after: Json): string[] {
     .map((e) => `${e.manager || '(no manager)'} (${e.operation ?? ''}${e.subresource ? `, ${e.subresource}` : ''})`);
 }
 
-function diffValues(before: Json, after: Json): string[] {
-  const a = before === undefined ? new Map<string, string>() : leafValues(before);
-  const b = leafValues(after);
+function diffValues(a: Map<string, string>, b: Map<string, string>): string[] {
   const out: string[] = [];
   for (const [p, v] of b) if (a.get(p) !== v) out.push(p);
   for (const p of a.keys()) if (!b.has(p)) out.push(p);
   return out.sort();
 }
 
-function diffOwners(before: Json, after: Json): { changes: OwnerChange[]; gone: string[] } {
-  const a = before === undefined ? new Map<string, string[]>() : ownersByPath(before);
-  const b = ownersByPath(after);
+function diffOwners(a: Map<string, string[]>, b: Map<string, string[]>): { changes: OwnerChange[]; gone: string[] } {
   const changes: OwnerChange[] = [];
   for (const p of new Set([...a.keys(), ...b.keys()])) {
     const was = a.get(p) ?? [];
@@ -102,21 +98,23 @@ function ownersOfPaths(obj: Json, paths: string[]): string[] {
 
 export function describeTimeline(revisions: readonly RecordedRevision[]): TimelineEntry[] {
   const out: TimelineEntry[] = [];
-  let before: Json;
+  // Each revision's values and owners are read once and compared with the next revision's.
+  let before: { object: Json; values: Map<string, string>; owners: Map<string, string[]> } | undefined;
   for (const r of [...revisions].sort((x, y) => x.rev - y.rev)) {
     if (r.type === 'delete') {
       out.push({ rev: r.rev, type: 'deleted', writers: [], changedValues: [], ownerChanges: [], managersGone: [] });
       before = undefined;
       continue;
     }
-    const owners = diffOwners(before, r.object);
-    const changedValues = diffValues(before, r.object);
-    let writers = writersOf(before, r.object);
+    const now = { object: r.object as Json, values: leafValues(r.object), owners: ownersByPath(r.object) };
+    const owners = diffOwners(before?.owners ?? new Map(), now.owners);
+    const changedValues = diffValues(before?.values ?? new Map(), now.values);
+    let writers = writersOf(before?.object, r.object);
     // A write that changed values but left every managedFields entry as it was (same fields, and
     // the entry's time kept): its writer owns what changed.
     if (!writers.length && changedValues.length) writers = ownersOfPaths(r.object, changedValues);
     out.push({ rev: r.rev, type: before === undefined ? 'created' : 'changed', writers, changedValues, ownerChanges: owners.changes, managersGone: owners.gone });
-    before = r.object;
+    before = now;
   }
   return out;
 }
