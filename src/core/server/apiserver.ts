@@ -24,7 +24,7 @@ import { configureServing } from './runtime-config-startup';
 import { createAccessControl } from '../auth/access';
 import { RbacAuthorizer } from '../auth/rbac';
 import { RbacStoreSync } from '../auth/rbac-sync';
-import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
+import { reconcileBootstrapPolicy, servesRbac } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { LegacyTokenController } from '../auth/legacy-token-controller';
 import { LegacyTokenValidator } from '../auth/legacy-token-validator';
@@ -142,10 +142,10 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await quotaStatus.start();
     await rootCaPublisher.start();
     await apiServiceStatus.start();
-    if (rbacSync) {
-      await reconcileBootstrapPolicy(ctx);
-      await rbacSync.start();
-    }
+    // kube-apiserver's rbac/bootstrap-roles hook runs whenever the RBAC API is served, whatever
+    // the authorizer: `cluster-admin`, `view`, ... exist under AlwaysAllow too.
+    if (servesRbac(ctx)) await reconcileBootstrapPolicy(ctx);
+    if (rbacSync) await rbacSync.start();
     started = true;
   };
   // A lazily opened store answers plain GETs of built-in objects at once; everything else (lists,
