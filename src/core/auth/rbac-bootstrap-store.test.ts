@@ -31,7 +31,7 @@ describe('bootstrap roles and bindings', () => {
     try {
       expect((await c.get(`${RBAC}/clusterroles/cluster-admin`)).status).toBe(404);
       // Nothing was written for it: the store's only cluster-scoped RBAC keys are absent.
-      const snapshot = await c.api.snapshot();
+      const snapshot = await c.api.snapshot!();
       expect(JSON.stringify(snapshot)).not.toContain('cluster-admin');
     } finally {
       await c.close();

@@ -16,6 +16,7 @@ import { registerPriorityClassHooks, bootstrapPriorityClasses } from '../registr
 import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
 import { FlowControl } from '../flowcontrol/flowcontrol';
 import { registerApiServiceHooks, bootstrapApiServices } from '../registry/resources/apiservices';
+import { registerCsrHooks } from '../registry/resources/certificate-signing-requests';
 import { ApiServiceAvailability } from '../registry/resources/apiservice-availability';
 import { createDispatcher } from './dispatch';
 import { createObservability } from './audit-metrics-filter';
@@ -59,6 +60,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   registerPriorityClassHooks(ctx);
   registerCrdHooks(ctx);
   registerApiServiceHooks(ctx);
+  registerCsrHooks(ctx);
   registerAdmission(ctx);
   ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);
   ctx.localWebhookOrigins = opts.localWebhookOrigins;

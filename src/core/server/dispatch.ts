@@ -170,12 +170,15 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
   /** pods/ephemeralcontainers: the Pod itself, read and written like status (its own strategy). */
   const isPodEphemeralContainers = (rc: RequestContext): boolean => rc.info.subresource === 'ephemeralcontainers' && rc.r.info.group === '' && rc.r.info.resource === 'pods';
 
+  /** certificatesigningrequests/approval: the CSR itself, read and written like status (its own strategy). */
+  const isCsrApproval = (rc: RequestContext): boolean => rc.info.subresource === 'approval' && rc.r.info.group === 'certificates.k8s.io' && rc.r.info.resource === 'certificatesigningrequests';
+
   const serveVerb = (rc: RequestContext, out: OutputFormat): Promise<ApiResponse> => {
     const { info } = rc;
     if (rc.r.info.virtual) return handleVirtualCreate(rc, out);
     if (isComponentStatuses(rc.r)) return Promise.resolve(handleComponentStatuses(rc, out));
     if (info.subresource === 'scale' && info.verb === 'get') return handleScaleGet(rc, out);
-    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize' && !isPodEphemeralContainers(rc)) {
+    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize' && !isCsrApproval(rc) && !isPodEphemeralContainers(rc)) {
       if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
       if (rc.r.info.group === '' && rc.r.info.resource === 'pods' && POD_CONNECT_SUBRESOURCES.has(info.subresource)) return handlePodConnect(rc);
       if (isProxy(rc)) return handleProxy(rc);
