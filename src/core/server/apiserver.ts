@@ -9,6 +9,7 @@ import { Catalog } from '../registry/catalog';
 import type { RegistryContext } from '../registry/context';
 import { builtinResources } from '../schema';
 import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resources/namespaces';
+import { NamespaceController } from '../registry/resources/namespace-controller';
 import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
 import { bootstrapKubernetesEndpoints } from '../registry/resources/kubernetes-endpoints';
 import { KubernetesServiceKeeper } from '../registry/resources/kubernetes-service-keeper';
@@ -55,7 +56,8 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);
   if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
   const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
-  registerNamespaceHooks(ctx);
+  const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs);
+  registerNamespaceHooks(ctx, namespaceController);
   registerServiceHooks(ctx);
   registerPriorityClassHooks(ctx);
   registerCrdHooks(ctx);
@@ -129,7 +131,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
 
   const runBootstrap = async () => {
     await bootstrapCrds(ctx);
-    await bootstrapNamespaces(ctx);
+    await bootstrapNamespaces(ctx, namespaceController);
     await bootstrapServices(ctx);
     await bootstrapKubernetesEndpoints(ctx, opts.serverAddress);
     serviceKeeper.start();
@@ -195,6 +197,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     // revision is only a lower bound until then).
     revision: () => mvcc.waitForRevision(0, 0).then(() => mvcc.revision),
     snapshot: () => snapshotOf(mvcc),
+    namespacesSettled: () => namespaceController.idle(),
     handle(req: ApiRequest): Promise<ApiResponse> {
       if (parseRequest(req).invalidEscape) return Promise.resolve(badRequestTarget());
       if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());
@@ -214,6 +217,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       shuttingDown = true;
       ctx.closed = true;
       rbacSync?.stop();
+      namespaceController.stop();
       saTokens.stop();
       legacyValidator.stop();
       legacyTokens.stop();
