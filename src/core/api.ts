@@ -59,6 +59,12 @@ export interface ApiServerOptions {
    * 5000 by default. Tests use 0.
    */
   namespaceDeletionGracePeriodMs?: number;
+  /**
+   * kube-controller-manager's --controllers (`*,-serviceaccount-token`): which in-process
+   * controllers run (serviceaccount-token, root-ca-cert-publisher, garbagecollector, namespace,
+   * disruption, resourcequota). Default `*`; an unknown name fails start-up.
+   */
+  controllers?: string;
 }
 
 export interface ApiServer {

@@ -23,6 +23,7 @@ import { createDispatcher } from './dispatch';
 import { createObservability } from './audit-metrics-filter';
 import { validateShowHiddenMetricsVersion } from './metrics-hidden';
 import { configureServing } from './runtime-config-startup';
+import { parseControllers } from './controllers-flag';
 import { createAccessControl } from '../auth/access';
 import { RbacAuthorizer } from '../auth/rbac';
 import { RbacStoreSync } from '../auth/rbac-sync';
@@ -56,7 +57,9 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);
   if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
   const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
-  const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs);
+  // kube-controller-manager's --controllers: which in-process controllers run.
+  const controllerEnabled = parseControllers(opts.controllers);
+  const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs, controllerEnabled('namespace'));
   registerNamespaceHooks(ctx, namespaceController);
   registerServiceHooks(ctx);
   registerPriorityClassHooks(ctx);
@@ -140,11 +143,11 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapApiServices(ctx);
     await saTokens.start();
     await legacyValidator.start();
-    await legacyTokens.start();
-    await pdbStatus.start();
-    await garbageCollector.start();
-    await quotaStatus.start();
-    await rootCaPublisher.start();
+    if (controllerEnabled('serviceaccount-token')) await legacyTokens.start();
+    if (controllerEnabled('disruption')) await pdbStatus.start();
+    if (controllerEnabled('garbagecollector')) await garbageCollector.start();
+    if (controllerEnabled('resourcequota')) await quotaStatus.start();
+    if (controllerEnabled('root-ca-cert-publisher')) await rootCaPublisher.start();
     await apiServiceStatus.start();
     // kube-apiserver's rbac/bootstrap-roles hook runs whenever the RBAC API is served, whatever
     // the authorizer: `cluster-admin`, `view`, ... exist under AlwaysAllow too.

@@ -35,11 +35,13 @@ export class NamespaceController {
   constructor(
     private readonly ctx: RegistryContext,
     private readonly graceMs = NAMESPACE_DELETION_GRACE_MS,
+    /** Off with `--controllers=*,-namespace`: deleted namespaces stay Terminating, as in kube. */
+    private readonly enabled = true,
   ) {}
 
   /** A namespace changed: a Terminating one gets a pass after the grace period. */
   enqueue(name: string, delayMs = this.graceMs, retry = false): void {
-    if (this.ctx.closed || this.running.has(name)) return;
+    if (!this.enabled || this.ctx.closed || this.running.has(name)) return;
     const waiting = this.timers.get(name);
     // A waiting namespace keeps its earlier time, unless only a retry was waiting.
     if (waiting && !(waiting.retry && !retry)) return;
