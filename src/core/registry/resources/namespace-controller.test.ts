@@ -59,7 +59,7 @@ describe('deleting a namespace', () => {
         { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
         { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
         { type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' },
-        { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' },
+        { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
       ]);
       expect(withConditions.spec.finalizers).toEqual(['kubernetes']);
       expect(withConditions.metadata.managedFields.at(-1)).toMatchObject({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' });
@@ -89,8 +89,8 @@ describe('deleting a namespace', () => {
     });
     expect(byType.NamespaceFinalizersRemaining).toMatchObject({
       status: 'True',
-      reason: 'SomeFinalizerRemain',
-      message: 'Some finalizers are remaining: example.com/hold in 3 resource instances, example.com/other in 1 resource instances',
+      reason: 'SomeFinalizersRemain',
+      message: 'Some content in the namespace has finalizers remaining: example.com/hold in 3 resource instances, example.com/other in 1 resource instances',
     });
     expect(byType.NamespaceDeletionContentFailure).toMatchObject({ status: 'False', reason: 'ContentDeleted' });
     for (const path of ['configmaps/a', 'configmaps/b', 'secrets/s']) await c.patch(`${NS}/held/${path}`, { metadata: { finalizers: null } });

@@ -79,7 +79,7 @@ const OK: Record<(typeof CONDITION_TYPES)[number], { reason: string; message: st
   NamespaceDeletionGroupVersionParsingFailure: { reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
   NamespaceDeletionContentFailure: { reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
   NamespaceContentRemaining: { reason: 'ContentRemoved', message: 'All content successfully removed' },
-  NamespaceFinalizersRemaining: { reason: 'ContentRemoved', message: 'All content successfully removed' },
+  NamespaceFinalizersRemaining: { reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
 };
 
 interface Condition {
@@ -106,7 +106,7 @@ function failingConditions(pass: ContentPass): Map<string, { reason: string; mes
   }
   if (pass.finalizers.size) {
     const parts = [...pass.finalizers].map(([f, n]) => `${f} in ${n} resource instances`).sort(byteOrder);
-    out.set('NamespaceFinalizersRemaining', { reason: 'SomeFinalizerRemain', message: `Some finalizers are remaining: ${parts.join(', ')}` });
+    out.set('NamespaceFinalizersRemaining', { reason: 'SomeFinalizersRemain', message: `Some content in the namespace has finalizers remaining: ${parts.join(', ')}` });
   }
   return out;
 }
