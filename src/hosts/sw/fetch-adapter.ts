@@ -22,6 +22,9 @@ export async function toApiRequest(request: Request, pathAndQuery: string, limit
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // A worker never sees the browser's User-Agent header; for an API URL opened in the address bar
+  // the core still learns a browser asks, so it answers indented JSON as kube-apiserver does.
+  if (request.mode === 'navigate' && headers['user-agent'] === undefined && typeof navigator !== 'undefined') headers['user-agent'] = navigator.userAgent;
   const apiReq: ApiRequest = { method: request.method.toUpperCase(), url: pathAndQuery, headers };
   if (request.method === 'GET' || request.method === 'HEAD') return apiReq;
   const declared = Number(headers['content-length'] ?? '0');
