@@ -45,5 +45,9 @@ describe('kubectl certificate', () => {
     expect(approved.status.conditions[0].lastUpdateTime).toBeTruthy();
     const denied = JSON.parse((await kubectlOk(c, ['get', 'csr', 'alice-2', '-o', 'json'])).stdout);
     expect(denied.status.conditions).toMatchObject([{ type: 'Denied', status: 'True', reason: 'KubectlDeny' }]);
+    const table = (await kubectlOk(c, ['get', 'csr'])).stdout.split('\n');
+    expect(table[0].split(/\s+/)).toEqual(['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION']);
+    expect(table[1].split(/\s+/).filter((x, i) => i !== 1)).toEqual(['alice-1', 'example.com/signer', 'kubernetes-admin', '<none>', 'Approved']);
+    expect(table[2].split(/\s+/).filter((x, i) => i !== 1)).toEqual(['alice-2', 'example.com/signer', 'kubernetes-admin', '<none>', 'Denied']);
   });
 });
