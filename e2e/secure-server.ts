@@ -22,13 +22,14 @@ export interface SecureServer {
   stop(): Promise<void>;
 }
 
-export async function startSecureServer(tokensCsv: string): Promise<SecureServer> {
+/** `extraArgs`: more `npm run serve` flags (e.g. `--client-ca-file`). */
+export async function startSecureServer(tokensCsv: string, extraArgs: string[] = []): Promise<SecureServer> {
   const dir = await mkdtemp(join(tmpdir(), 'kube-playground-secure-'));
   await writeFile(join(dir, 'tokens.csv'), tokensCsv);
   const kubeconfig = join(dir, 'kubeconfig');
   const server: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/hosts/node/main.ts', '--secure-port', '0', '--data-dir', join(dir, 'data'), '--kubeconfig', kubeconfig, '--authorization-mode=RBAC', '--token-auth-file', join(dir, 'tokens.csv')],
+    ['--import', 'tsx', 'src/hosts/node/main.ts', '--secure-port', '0', '--data-dir', join(dir, 'data'), '--kubeconfig', kubeconfig, '--authorization-mode=RBAC', '--token-auth-file', join(dir, 'tokens.csv'), ...extraArgs],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {

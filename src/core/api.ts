@@ -53,6 +53,18 @@ export interface ApiServerOptions {
    * stores a self-signed CA of its own.
    */
   clusterCaCert?: string;
+  /**
+   * How long the namespace controller waits after a namespace changes before it deletes a
+   * Terminating namespace's content: kube-controller-manager's namespaceDeletionGracePeriod,
+   * 5000 by default. Tests use 0.
+   */
+  namespaceDeletionGracePeriodMs?: number;
+  /**
+   * kube-controller-manager's --controllers (`*,-serviceaccount-token`): which in-process
+   * controllers run (serviceaccount-token, root-ca-cert-publisher, garbagecollector, namespace,
+   * disruption, resourcequota). Default `*`; an unknown name fails start-up.
+   */
+  controllers?: string;
 }
 
 export interface ApiServer {
@@ -72,6 +84,11 @@ export interface ApiServer {
    * host whose durable storage fails goes on in memory without renumbering anything.
    */
   snapshot?(): Promise<BackendState>;
+  /**
+   * Resolves once no deleted namespace waits for the namespace controller or is being emptied
+   * (one whose content is held by finalizers is not waited for). Tests wait on it.
+   */
+  namespacesSettled?(): Promise<void>;
 }
 
 export { createApiServer } from './server/apiserver';

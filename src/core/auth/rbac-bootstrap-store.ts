@@ -14,6 +14,11 @@ import { deepEqualJson } from './json-equal';
 const AUTOUPDATE = 'rbac.authorization.kubernetes.io/autoupdate';
 const UPDATE = { dryRun: false, subresource: '', allowCreate: false, checkName: false } as const;
 
+/** Whether rbac.authorization.k8s.io/v1 is served (`--runtime-config` can switch it off). */
+export function servesRbac(ctx: RegistryContext): boolean {
+  return ctx.catalog.lookup(RBAC_GROUP, 'v1', 'clusterroles') !== undefined && ctx.catalog.lookup(RBAC_GROUP, 'v1', 'clusterrolebindings') !== undefined;
+}
+
 export async function reconcileBootstrapPolicy(ctx: RegistryContext): Promise<void> {
   const roles = ctx.catalog.lookup(RBAC_GROUP, 'v1', 'clusterroles');
   const bindings = ctx.catalog.lookup(RBAC_GROUP, 'v1', 'clusterrolebindings');

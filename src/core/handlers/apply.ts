@@ -2,7 +2,7 @@
 // (201), otherwise merges the applied configuration (200), with field ownership and conflicts
 // from the field-management engine.
 import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
+import { queryFlag, type RequestContext } from '../server/context';
 import type { OutputFormat } from '../server/output';
 import { ApiError, badRequest, conflict } from '../server/status';
 import { createObject, updateObject } from '../registry/store';
@@ -136,8 +136,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   const manager = rc.query.get('fieldManager');
   if (!manager) throw badRequestInvalid('PatchOptions', 'fieldManager: Required value: is required for apply patch', 'FieldValueRequired');
   if (manager.length > 128) throw badRequestInvalid('PatchOptions', 'fieldManager: Too long: must have at most 128 bytes', 'FieldValueTooLong');
-  const forceText = rc.query.get('force');
-  const force = forceText === 'true' || forceText === '1';
+  const force = queryFlag(rc.query, 'force');
   const { r, info, reg } = rc;
   const sub = info.subresource === 'status' || info.subresource === 'ephemeralcontainers' ? info.subresource : '';
   // Re-applying the configuration that produced the stored revision is a no-op: answer it like a

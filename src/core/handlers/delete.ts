@@ -9,6 +9,7 @@ import { badRequestInvalid, parseDryRun } from './options';
 import { readList } from './list';
 import { parseStored, type Obj } from '../registry/objects';
 import { decodeDeleteOptionsBody } from './body';
+import { queryOptionalBool } from '../server/query-bool';
 import { requestAttributes } from '../admission/request-attributes';
 
 const PROPAGATION = ['Orphan', 'Background', 'Foreground'];
@@ -30,7 +31,7 @@ export function deleteOptions(rc: RequestContext): DeleteOptions {
     }
     opts.propagationPolicy = policy;
   }
-  const orphan = body.orphanDependents ?? (q.has('orphanDependents') ? q.get('orphanDependents') === 'true' : undefined);
+  const orphan = body.orphanDependents ?? queryOptionalBool(q, 'orphanDependents');
   if (orphan !== undefined && opts.propagationPolicy) {
     throw badRequestInvalid('DeleteOptions', `propagationPolicy: Invalid value: ${JSON.stringify(opts.propagationPolicy)}: orphanDependents and deletionPropagation cannot be both set`);
   }

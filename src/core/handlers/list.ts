@@ -11,6 +11,7 @@ import { StorageError, type KV, type RangeResult } from '../storage/types';
 import { awaitRevision, decodeContinue, encodeContinue, parseResourceVersion, CONTINUE_EXPIRED_MESSAGE } from './resourceversion';
 import { withTypeMeta, type Obj } from '../registry/objects';
 import { baseHeaders, encodeValue, JSON_TYPE, prettyResponse } from '../server/respond';
+import { indentJson } from '../server/pretty';
 import { listBody } from './list-bytes';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
@@ -166,7 +167,7 @@ export function listResponse(rc: RequestContext, data: ListData, out: OutputForm
       const [head, tail] = r.info.custom
         ? [`{"apiVersion":${JSON.stringify(r.apiVersion)},"items":[`, `],"kind":${JSON.stringify(listKind)},"metadata":${JSON.stringify(customListMeta(data))}}`]
         : [`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(listMeta(data))},"items":[`, ']}'];
-      if (out.pretty) return prettyResponse(200, JSON.stringify(JSON.parse(`${head}${data.kvs.map(itemText).join(',')}${tail}`), null, 2), rc.warnings);
+      if (out.pretty) return prettyResponse(200, indentJson(`${head}${data.kvs.map(itemText).join(',')}${tail}`), rc.warnings);
       return { status: 200, headers: baseHeaders(JSON_TYPE, rc.warnings), body: listBody(head, data.kvs, `${tail}\n`, r.codec ? `${r.apiVersion}#${r.codec.id}` : r.apiVersion, itemText) };
     }
   }

@@ -4,6 +4,7 @@
 import type { ApiResponse, ApiStream, StreamSink } from '../types';
 import type { RequestContext } from '../server/context';
 import { queryFlag } from '../server/context';
+import { isTrueQueryValue } from '../server/query-bool';
 import type { OutputFormat } from '../server/output';
 import { badRequest, ApiError } from '../server/status';
 import { listPrefix } from '../registry/catalog';
@@ -46,7 +47,7 @@ function validateWatchOptions(q: URLSearchParams): { sendInitial?: boolean } {
   if (sie !== null) {
     if (match !== 'NotOlderThan') throw badRequest('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
     if (!bookmarks) throw badRequest('ListOptions.meta.k8s.io "" is invalid: allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true');
-    return { sendInitial: sie === 'true' || sie === '1' };
+    return { sendInitial: isTrueQueryValue(sie) };
   }
   if (match) throw badRequest('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
   return {};

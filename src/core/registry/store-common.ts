@@ -59,7 +59,9 @@ export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns
   const kv = await ctx.mvcc.get(`/core/namespaces/${ns}`);
   if (!kv) throw notFound('', 'namespaces', ns);
   if (isTerminating(kv)) {
-    throw forbidden(r.info.group, r.info.resource, name, `unable to create new content in namespace ${ns} because it is being terminated`);
+    const err = forbidden(r.info.group, r.info.resource, name, `unable to create new content in namespace ${ns} because it is being terminated`);
+    // NamespaceLifecycle adds the cause clients look for (v1.NamespaceTerminatingCause).
+    throw new ApiError(err.code, err.reason, err.message, { ...err.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }] });
   }
 }
 

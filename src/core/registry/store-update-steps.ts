@@ -15,6 +15,7 @@ import type { AdmissionAttributes } from '../admission/attributes';
 import type { UpdateSteps } from '../admission/webhooks/guaranteed-update';
 import { applyDefaults, checkSize, requireObject, setNamespace, validateWrite } from './store-common';
 import { toGoForm } from './go-order';
+import { approvalUpdate } from './resources/certificate-signing-requests';
 
 /** What the steps need of the store's UpdateOptions. */
 export interface StepOptions {
@@ -166,7 +167,7 @@ export class UpdateAttempt implements UpdateSteps {
   }
 
   /**
-   * A status write changes status only; ephemeralcontainers spec.ephemeralContainers; finalize
+   * A status write changes status only; approval (CSRs) status.conditions; ephemeralcontainers spec.ephemeralContainers; finalize
    * spec.finalizers; binding spec.nodeName; a main-resource write not status.
    */
   private limitToSubresource(obj: Obj, old: Obj): Obj {
@@ -188,6 +189,10 @@ export class UpdateAttempt implements UpdateSteps {
       // pods/<n>/binding sets spec.nodeName only (kube's assignPod writes it directly).
       next = clone(old);
       next.spec = { ...(next.spec ?? {}), nodeName: obj.spec?.nodeName };
+    } else if (opts.subresource === 'approval') {
+      // certificatesigningrequests/approval changes status.conditions only.
+      next = approvalUpdate(obj, old, this.ctx.now());
+      this.keepAppliedManagedFields(obj, next);
     } else if (opts.subresource === 'finalize') {
       next = clone(old);
       next.spec = { ...(next.spec ?? {}) };

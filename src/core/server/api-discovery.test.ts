@@ -61,7 +61,7 @@ describe('legacy discovery', () => {
     expect(core.kind).toBe('APIResourceList');
     expect(core.groupVersion).toBe('v1');
     const cms = core.resources.find((x: any) => x.name === 'configmaps');
-    expect(cms).toMatchObject({ name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', shortNames: ['cm'] });
+    expect(cms).toMatchObject({ name: 'configmaps', singularName: '', namespaced: true, kind: 'ConfigMap', shortNames: ['cm'] });
     const apps = (await c.get('/apis/apps/v1')).json;
     expect(apps.groupVersion).toBe('apps/v1');
     expect(apps.resources.find((x: any) => x.name === 'deployments/scale')).toMatchObject({ name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });

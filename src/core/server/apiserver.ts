@@ -9,6 +9,7 @@ import { Catalog } from '../registry/catalog';
 import type { RegistryContext } from '../registry/context';
 import { builtinResources } from '../schema';
 import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resources/namespaces';
+import { NamespaceController } from '../registry/resources/namespace-controller';
 import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
 import { bootstrapKubernetesEndpoints } from '../registry/resources/kubernetes-endpoints';
 import { KubernetesServiceKeeper } from '../registry/resources/kubernetes-service-keeper';
@@ -16,15 +17,17 @@ import { registerPriorityClassHooks, bootstrapPriorityClasses } from '../registr
 import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
 import { FlowControl } from '../flowcontrol/flowcontrol';
 import { registerApiServiceHooks, bootstrapApiServices } from '../registry/resources/apiservices';
+import { registerCsrHooks } from '../registry/resources/certificate-signing-requests';
 import { ApiServiceAvailability } from '../registry/resources/apiservice-availability';
 import { createDispatcher } from './dispatch';
 import { createObservability } from './audit-metrics-filter';
 import { validateShowHiddenMetricsVersion } from './metrics-hidden';
 import { configureServing } from './runtime-config-startup';
+import { parseControllers } from './controllers-flag';
 import { createAccessControl } from '../auth/access';
 import { RbacAuthorizer } from '../auth/rbac';
 import { RbacStoreSync } from '../auth/rbac-sync';
-import { reconcileBootstrapPolicy } from '../auth/rbac-bootstrap-store';
+import { reconcileBootstrapPolicy, servesRbac } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { LegacyTokenController } from '../auth/legacy-token-controller';
 import { LegacyTokenValidator } from '../auth/legacy-token-validator';
@@ -55,11 +58,15 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);
   if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
   const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
-  registerNamespaceHooks(ctx);
+  // kube-controller-manager's --controllers: which in-process controllers run.
+  const controllerEnabled = parseControllers(opts.controllers);
+  const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs, controllerEnabled('namespace'));
+  registerNamespaceHooks(ctx, namespaceController);
   registerServiceHooks(ctx);
   registerPriorityClassHooks(ctx);
   registerCrdHooks(ctx);
   registerApiServiceHooks(ctx);
+  registerCsrHooks(ctx);
   registerAdmission(ctx);
   ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);
   ctx.localWebhookOrigins = opts.localWebhookOrigins;
@@ -136,7 +143,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
 
   const runBootstrap = async () => {
     await bootstrapCrds(ctx);
-    await bootstrapNamespaces(ctx);
+    await bootstrapNamespaces(ctx, namespaceController);
     await bootstrapServices(ctx);
     await bootstrapKubernetesEndpoints(ctx, opts.serverAddress);
     serviceKeeper.start();
@@ -145,16 +152,16 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapApiServices(ctx);
     await saTokens.start();
     await legacyValidator.start();
-    await legacyTokens.start();
-    await pdbStatus.start();
-    await garbageCollector.start();
-    await quotaStatus.start();
-    await rootCaPublisher.start();
+    if (controllerEnabled('serviceaccount-token')) await legacyTokens.start();
+    if (controllerEnabled('disruption')) await pdbStatus.start();
+    if (controllerEnabled('garbagecollector')) await garbageCollector.start();
+    if (controllerEnabled('resourcequota')) await quotaStatus.start();
+    if (controllerEnabled('root-ca-cert-publisher')) await rootCaPublisher.start();
     await apiServiceStatus.start();
-    if (rbacSync) {
-      await reconcileBootstrapPolicy(ctx);
-      await rbacSync.start();
-    }
+    // kube-apiserver's rbac/bootstrap-roles hook runs whenever the RBAC API is served, whatever
+    // the authorizer: `cluster-admin`, `view`, ... exist under AlwaysAllow too.
+    if (servesRbac(ctx)) await reconcileBootstrapPolicy(ctx);
+    if (rbacSync) await rbacSync.start();
     started = true;
   };
   // A lazily opened store answers plain GETs of built-in objects at once; everything else (lists,
@@ -202,6 +209,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     // revision is only a lower bound until then).
     revision: () => mvcc.waitForRevision(0, 0).then(() => mvcc.revision),
     snapshot: () => snapshotOf(mvcc),
+    namespacesSettled: () => namespaceController.idle(),
     handle(req: ApiRequest): Promise<ApiResponse> {
       if (parseRequest(req).invalidEscape) return Promise.resolve(badRequestTarget());
       if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());
@@ -221,6 +229,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       shuttingDown = true;
       ctx.closed = true;
       rbacSync?.stop();
+      namespaceController.stop();
       saTokens.stop();
       legacyValidator.stop();
       legacyTokens.stop();

@@ -4,6 +4,7 @@ import type { ApiRequest } from '../types';
 import type { RequestInfo } from './requestinfo';
 import type { ServedResource } from '../registry/catalog';
 import type { RegistryContext } from '../registry/context';
+import { queryBool } from './query-bool';
 
 export interface RequestContext {
   req: ApiRequest;
@@ -16,7 +17,7 @@ export interface RequestContext {
   warnings: string[];
 }
 
+/** A boolean query option, read as apimachinery reads it (see query-bool.ts). */
 export function queryFlag(query: URLSearchParams, name: string): boolean {
-  const v = query.get(name);
-  return v !== null && v !== 'false' && v !== '0';
+  return queryBool(query, name);
 }

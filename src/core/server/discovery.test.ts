@@ -140,7 +140,7 @@ describe('legacy discovery', () => {
       'statefulsets/status',
     ]);
     expect(JSON.stringify(doc.resources[3])).toBe(
-      '{"name":"deployments","singularName":"deployment","namespaced":true,"kind":"Deployment","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["deploy"],"categories":["all"],"storageVersionHash":"8aSe+NMegvE="}',
+      '{"name":"deployments","singularName":"","namespaced":true,"kind":"Deployment","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["deploy"],"categories":["all"],"storageVersionHash":"8aSe+NMegvE="}',
     );
     expect(JSON.stringify(doc.resources[4])).toBe(
       '{"name":"deployments/scale","singularName":"","namespaced":true,"group":"autoscaling","version":"v1","kind":"Scale","verbs":["get","patch","update"]}',
@@ -159,7 +159,7 @@ describe('legacy discovery', () => {
     const hpaV1 = JSON.parse(apiResourceList(all, 'autoscaling', 'v1')!);
     expect(find(hpaV2, 'horizontalpodautoscalers').storageVersionHash).toBe(find(hpaV1, 'horizontalpodautoscalers').storageVersionHash);
     const authz = JSON.parse(apiResourceList(all, 'authorization.k8s.io', 'v1')!);
-    expect(find(authz, 'selfsubjectaccessreviews')).toEqual({ name: 'selfsubjectaccessreviews', singularName: 'selfsubjectaccessreview', namespaced: false, kind: 'SelfSubjectAccessReview', verbs: ['create'] });
+    expect(find(authz, 'selfsubjectaccessreviews')).toEqual({ name: 'selfsubjectaccessreviews', singularName: '', namespaced: false, kind: 'SelfSubjectAccessReview', verbs: ['create'] });
     expect(apiResourceList(all, 'apps', 'v2')).toBeUndefined();
   });
 

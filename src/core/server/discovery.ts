@@ -158,7 +158,9 @@ function legacyResource(r: ResourceInfo) {
   const hash = resourceStorageVersionHash(r);
   return {
     name: r.resource,
-    singularName: r.singular,
+    // v1.23 has no singular names for built-in resources (storage's SingularNameProvider came in
+    // v1.27): only a CRD's names.singular is served.
+    singularName: r.custom ? r.singular : '',
     namespaced: r.namespaced,
     kind: r.kind,
     verbs: r.verbs,

@@ -5,8 +5,9 @@ import type { UserInfo } from '../auth/rbac/types';
 import type { ApiRequest, ApiResponse } from '../types';
 import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
 import { parseRequest, type RequestInfo } from './requestinfo';
-import { errorToResponse, jsonResponse } from './respond';
+import { errorToResponse, jsonResponse as compactResponse, prettyResponse } from './respond';
 import { warningHeaderValue } from './warning-header';
+import { indentJson, isPrettyPrint } from './pretty';
 import type { RegistryContext } from '../registry/context';
 import type { RequestContext } from './context';
 import type { AccessControl } from '../auth/access';
@@ -76,7 +77,10 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     return discoveryCache.get(key);
   };
 
-  const discovery = (req: ApiRequest, info: RequestInfo): ApiResponse | undefined => {
+  const discovery = (req: ApiRequest, info: RequestInfo, query: URLSearchParams): ApiResponse | undefined => {
+    // Legacy discovery documents are written through the negotiated serializer: pretty for humans.
+    const pretty = isPrettyPrint(req, query);
+    const jsonResponse = (status: number, body: string): ApiResponse => (pretty ? prettyResponse(status, indentJson(body)) : compactResponse(status, body));
     const all = deps.reg.catalog.all();
     const p = info.path.replace(/\/+$/, '');
     const accept = req.headers['accept'];
@@ -126,7 +130,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       return { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' }, body: doc };
     }
     if (info.apiPrefix) {
-      const res = discovery(req, info);
+      const res = discovery(req, info, query);
       if (res) return res;
     }
     throw pathNotFound();
@@ -167,7 +171,7 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // Errors come back in the format the client negotiated (YAML for a YAML client).
-      const res = errorToResponse(err, out.kind === 'yaml' || out.kind === 'protobuf' ? out : undefined);
+      const res = errorToResponse(err, out.kind === 'yaml' || out.kind === 'protobuf' ? out : { kind: 'json', pretty: out.pretty });
       // The request's warnings so far (deprecated version, unknown fields, admission) go with the
       // error too, as kube's warning recorder writes them whatever the outcome.
       if (rc.warnings.length && !res.headers['Warning']) {
@@ -181,12 +185,15 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
   /** pods/ephemeralcontainers: the Pod itself, read and written like status (its own strategy). */
   const isPodEphemeralContainers = (rc: RequestContext): boolean => rc.info.subresource === 'ephemeralcontainers' && rc.r.info.group === '' && rc.r.info.resource === 'pods';
 
+  /** certificatesigningrequests/approval: the CSR itself, read and written like status (its own strategy). */
+  const isCsrApproval = (rc: RequestContext): boolean => rc.info.subresource === 'approval' && rc.r.info.group === 'certificates.k8s.io' && rc.r.info.resource === 'certificatesigningrequests';
+
   const serveVerb = (rc: RequestContext, out: OutputFormat): Promise<ApiResponse> => {
     const { info } = rc;
     if (rc.r.info.virtual) return handleVirtualCreate(rc, out);
     if (isComponentStatuses(rc.r)) return Promise.resolve(handleComponentStatuses(rc, out));
     if (info.subresource === 'scale' && info.verb === 'get') return handleScaleGet(rc, out);
-    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize' && !isPodEphemeralContainers(rc)) {
+    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize' && !isCsrApproval(rc) && !isPodEphemeralContainers(rc)) {
       if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
       if (rc.r.info.group === '' && rc.r.info.resource === 'pods' && POD_CONNECT_SUBRESOURCES.has(info.subresource)) return handlePodConnect(rc);
       if (isProxy(rc)) return handleProxy(rc);
@@ -229,7 +236,8 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
       return res;
     } catch (err) {
       if (!(err instanceof ApiError)) console.error('internal error serving', req.method, req.url, err);
-      const res = errorToResponse(err);
+      // A Status is pretty-printed for curl, Wget and browsers as objects are.
+      const res = errorToResponse(err, { kind: 'json', pretty: isPrettyPrint(req, query) });
       // A request refused by authorization was classified first; one that failed authentication
       // or impersonation never got that far (no user noted).
       deps.flowControl?.stamp(userOfRequest(req), info, res);

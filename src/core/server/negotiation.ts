@@ -5,6 +5,7 @@ import type { ServedResource } from '../registry/catalog';
 import type { OutputFormat } from './output';
 import { badRequest } from './status';
 import { JSON_OFFER, PROTOBUF_OFFER, YAML_OFFER, aggregatedDiscoveryOffers, negotiate, partialMetadataOffers, tableOffers, type MediaOffer, type NegotiatedMedia } from '../codec/negotiate';
+import { isPrettyPrint } from './pretty';
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 const INCLUDE_OBJECT = ['None', 'Metadata', 'Object'];
@@ -51,8 +52,7 @@ export function negotiateOutput(req: ApiRequest, query: URLSearchParams, r: Serv
   const set = r.info.custom ? base : `${base}+pb`;
   const n = negotiateCached(req.headers['accept'], OFFER_SETS[set], set);
   if (!n) return null;
-  const prettyParam = query.get('pretty');
-  const pretty = n.pretty || prettyParam === 'true' || prettyParam === '1';
+  const pretty = n.pretty || isPrettyPrint(req, query);
   const as = n.offer.as;
   const version = (n.offer.v === 'v1beta1' ? 'v1beta1' : 'v1') as 'v1' | 'v1beta1';
   if (as === 'Table') {

@@ -2,6 +2,8 @@
 // `/api/v1/namespaces/ns/pods/p/status` → verb get, group "", version v1, namespace ns,
 // resource pods, name p, subresource status.
 
+import { isTrueQueryValue } from './query-bool';
+
 export interface RequestInfo {
   /** False for /version, /healthz, discovery roots, /openapi... */
   isResourceRequest: boolean;
@@ -77,10 +79,6 @@ function goParseQuery(raw: string): URLSearchParams {
   return out;
 }
 
-function isTrue(v: string | null): boolean {
-  return v === '1' || v === 'true';
-}
-
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,
@@ -140,7 +138,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   switch (method) {
     case 'GET':
     case 'HEAD':
-      info.verb = watchPath || (isCollection && isTrue(query.get('watch'))) ? 'watch' : isCollection ? 'list' : 'get';
+      info.verb = watchPath || (isCollection && isTrueQueryValue(query.get('watch'))) ? 'watch' : isCollection ? 'list' : 'get';
       // A watch of one object by name: /api/v1/watch/namespaces/ns/pods/p.
       if (watchPath && !isCollection) info.verb = 'watch';
       break;

@@ -12,6 +12,7 @@ import { toYaml } from '../codec/yaml';
 import type { OutputFormat } from './output';
 import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
 import { warningHeaderValue } from './warning-header';
+import { indentJson } from './pretty';
 
 export const JSON_TYPE = 'application/json';
 
@@ -57,13 +58,18 @@ export function errorResponse(err: ApiError, out?: OutputFormat): ApiResponse {
     if (err.headers) Object.assign(res.headers, err.headers);
     return res;
   }
-  const res = out?.kind === 'yaml' ? { status: err.code, headers: baseHeaders('application/yaml'), body: toYaml(status) } : jsonResponse(err.code, JSON.stringify(status));
+  const res =
+    out?.kind === 'yaml'
+      ? { status: err.code, headers: baseHeaders('application/yaml'), body: toYaml(status) }
+      : out?.pretty
+        ? prettyResponse(err.code, JSON.stringify(status, null, 2))
+        : jsonResponse(err.code, JSON.stringify(status));
   if (err.headers) Object.assign(res.headers, err.headers);
   return res;
 }
 
 function prettyJson(text: string): string {
-  return JSON.stringify(JSON.parse(text), null, 2);
+  return indentJson(text);
 }
 
 /**

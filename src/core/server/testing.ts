@@ -61,7 +61,8 @@ export function decodeReply(res: ApiResponse): Reply {
 
 /** Start a server in-process. Strings and objects given as bodies are sent as JSON text. */
 export async function startTestServer(opts: ApiServerOptions = {}): Promise<TestClient> {
-  const api = await createApiServer(opts);
+  // The namespace controller runs right after the request that deleted a namespace, not 5 s later.
+  const api = await createApiServer({ namespaceDeletionGracePeriodMs: 0, ...opts });
   const request = async (method: string, url: string, body?: unknown, headers: Headers = {}): Promise<Reply> => {
     const h: Headers = {};
     if (body !== undefined) h['content-type'] = 'application/json';

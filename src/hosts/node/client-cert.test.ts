@@ -1,6 +1,6 @@
 // Client certificates from the data dir's CA, and what the HTTPS host hands the core for them.
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../core/api';
 import type { ClientCertificate } from '../../core/types';
-import { ensureAdminClientCertificate, issueClientCertificate, subjectOf } from './client-cert';
+import { ensureAdminClientCertificate, issueClientCertificate, loadClientCaFile, subjectOf } from './client-cert';
 import { startNodeHost, type NodeHost } from './server';
 import { ensureServingCerts, type ServingCerts } from './tls';
 
@@ -105,5 +105,18 @@ describe('the HTTPS host with a client CA', () => {
     });
     expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
     expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ verified: true, commonName: 'carol', organizations: ['devs'] });
+  });
+});
+
+describe('--client-ca-file bundle', () => {
+  it('keeps the certificates of a PEM bundle and refuses a file without any', async () => {
+    const caPem = serving.caCert;
+    const bundle = join(dir, 'bundle.pem');
+    await writeFile(bundle, `# comment\n${caPem}`);
+    expect(await loadClientCaFile(bundle)).toBe(`${caPem.trim()}\n`);
+    const empty = join(dir, 'empty.pem');
+    await writeFile(empty, 'nothing here\n');
+    await expect(loadClientCaFile(empty)).rejects.toThrow(`unable to load client CA file "${empty}": data does not contain any valid RSA or ECDSA certificates`);
+    await expect(loadClientCaFile(join(dir, 'missing.pem'))).rejects.toThrow(`unable to load client CA file "${join(dir, 'missing.pem')}": ENOENT`);
   });
 });

@@ -88,3 +88,26 @@ export async function ensureAdminClientCertificate(dataDir: string): Promise<Cli
   await writeFile(certPath, issued.cert, { mode: 0o600 });
   return issued;
 }
+
+/**
+ * --client-ca-file: a PEM bundle of CA certificates. Fails start-up when the file cannot be read
+ * or holds no certificate, as kube-apiserver refuses an empty or unparsable client CA bundle.
+ */
+export async function loadClientCaFile(path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new Error(`unable to load client CA file ${JSON.stringify(path)}: ${(err as Error).message}`);
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new Error(`unable to load client CA file ${JSON.stringify(path)}: data does not contain any valid RSA or ECDSA certificates`);
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch (err) {
+      throw new Error(`unable to load client CA file ${JSON.stringify(path)}: ${(err as Error).message}`);
+    }
+  }
+  return blocks.join('\n') + '\n';
+}

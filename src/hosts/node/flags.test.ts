@@ -33,3 +33,15 @@ describe('parseFlags access', () => {
     expect(() => parseFlags(['--anonymous-auth=yes'])).toThrow(FlagError);
   });
 });
+
+describe('parseFlags controllers and client CA', () => {
+  it('--controllers takes kube-controller-manager syntax, checked against the known names', () => {
+    expect(parseFlags(['--controllers=*,-serviceaccount-token'])).toMatchObject({ controllers: '*,-serviceaccount-token' });
+    expect(() => parseFlags(['--controllers', '*,-tokens'])).toThrow(new FlagError('"tokens" is not in the list of known controllers'));
+  });
+
+  it('--client-ca-file needs --secure-port', () => {
+    expect(parseFlags(['--secure-port', '6443', '--client-ca-file', 'ca.crt'])).toMatchObject({ securePort: 6443, clientCaFile: 'ca.crt' });
+    expect(() => parseFlags(['--client-ca-file', 'ca.crt'])).toThrow(new FlagError('--client-ca-file needs --secure-port'));
+  });
+});

@@ -4,6 +4,7 @@ import { invalidFlagArgument, parseRuntimeConfig, StartupError } from '../../cor
 import { parseFeatureGates } from '../../core/server/runtime-config-gates';
 import { validateShowHiddenMetricsVersion } from '../../core/server/metrics-hidden';
 import { parseHistoryWindow } from '../../core/server/history-window';
+import { parseControllers } from '../../core/server/controllers-flag';
 
 export interface HostFlags {
   port: number;
@@ -30,6 +31,10 @@ export interface HostFlags {
   showHiddenMetricsForVersion?: string;
   /** `--audit-log-path`: audit events as JSON lines to this file, `-` for stdout. */
   auditLogPath?: string;
+  /** `--client-ca-file`: PEM CA bundle whose client certificates are trusted too (needs --secure-port). */
+  clientCaFile?: string;
+  /** `--controllers` (kube-controller-manager's): `*,-serviceaccount-token`, validated here. */
+  controllers?: string;
 }
 
 export class FlagError extends Error {}
@@ -116,6 +121,20 @@ export function parseFlags(argv: readonly string[]): HostFlags {
         if (!value) throw new FlagError('--audit-log-path must not be empty');
         flags.auditLogPath = value;
         break;
+      case 'client-ca-file':
+        if (!value) throw new FlagError('--client-ca-file must not be empty');
+        flags.clientCaFile = value;
+        break;
+      case 'controllers':
+        // kube-controller-manager checks the names in options validation: its message comes unwrapped.
+        try {
+          parseControllers(value);
+        } catch (err) {
+          if (!(err instanceof StartupError)) throw err;
+          throw new FlagError(err.message);
+        }
+        flags.controllers = value;
+        break;
       case 'history-window':
         checkedApiFlag(name, value, () => (flags.historyWindowMs = parseHistoryWindow(value)));
         break;
@@ -123,5 +142,7 @@ export function parseFlags(argv: readonly string[]): HostFlags {
         throw new FlagError(`unknown flag: --${name}`);
     }
   }
+  // Client certificates are only presented over TLS.
+  if (flags.clientCaFile !== undefined && flags.securePort === undefined) throw new FlagError('--client-ca-file needs --secure-port');
   return flags;
 }

@@ -8,7 +8,7 @@ import { FlagError, parseFlags, type HostFlags } from './flags';
 import { writeKubeconfig } from './kubeconfig';
 import { startNodeHost } from './server';
 import { ensureServingCerts } from './tls';
-import { ensureAdminClientCertificate } from './client-cert';
+import { ensureAdminClientCertificate, loadClientCaFile } from './client-cert';
 import { readFile } from 'node:fs/promises';
 import { parseTokenFile, type AuthenticationOptions } from '../../core/server/authn';
 
@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
     flags = parseFlags(argv);
   } catch (err) {
     if (!(err instanceof FlagError)) throw err;
-    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR]\n`);
+    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR] [--client-ca-file FILE] [--controllers *,-serviceaccount-token]\n`);
     process.exit(2);
   }
   const authentication = await authenticationFromFlags(flags);
@@ -54,10 +54,13 @@ async function main(argv: string[]): Promise<void> {
     showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion,
     webhookTransport: nodeWebhookTransport,
     clusterCaCert: certs?.caCert,
+    controllers: flags.controllers,
   });
   if (flags.auditLogPath) streamAuditLog(api, flags.auditLogPath);
   const port = flags.securePort ?? flags.port;
-  const host = await startNodeHost({ port, host: flags.host, api, tls: certs && { key: certs.key, cert: certs.cert, ca: certs.caCert } });
+  // Client certificates are verified against the data dir's CA and, with --client-ca-file, that bundle too.
+  const clientCas = certs && flags.clientCaFile ? `${certs.caCert.trimEnd()}\n${await loadClientCaFile(flags.clientCaFile)}` : certs?.caCert;
+  const host = await startNodeHost({ port, host: flags.host, api, tls: certs && { key: certs.key, cert: certs.cert, ca: clientCas } });
   const kubeconfigPath = resolve(flags.kubeconfig);
   // The kubeconfig's user is the first system:masters token, so plain `kubectl` stays the admin;
   // without one, kubeadm's kubernetes-admin client certificate. Never both: client-go sends the

@@ -3,6 +3,7 @@
 // plain HTTP for http:// URLs (useful for local experiments and tests).
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import type { WebhookCall } from '../../core/api';
 
 export function nodeWebhookTransport(call: WebhookCall): Promise<{ status: number; body: string }> {
@@ -16,6 +17,8 @@ export function nodeWebhookTransport(call: WebhookCall): Promise<{ status: numbe
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*' },
         timeout: call.timeoutMs,
         ...(url.protocol === 'https:' && call.caBundle ? { ca: call.caBundle } : {}),
+        // A service's certificate names `<name>.<namespace>.svc`, not the address dialled.
+        ...(url.protocol === 'https:' && call.serverName ? { servername: call.serverName, checkServerIdentity: (_host: string, cert: PeerCertificate) => checkServerIdentity(call.serverName as string, cert) } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];

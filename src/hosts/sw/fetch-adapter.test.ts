@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiStream, StreamSink } from '../../core/types';
 import { toApiRequest, toResponse } from './fetch-adapter';
 
@@ -18,6 +18,22 @@ describe('toApiRequest', () => {
     expect(await toApiRequest(new Request('http://x/api'), '/api')).toEqual({ method: 'GET', url: '/api', headers: {} });
     const big = new Request('http://x/api', { method: 'PUT', body: 'x'.repeat(11) });
     expect(await toApiRequest(big, '/api', 10)).toEqual({ tooLarge: true, limit: 10 });
+  });
+});
+
+describe('toApiRequest of a navigation', () => {
+  it("carries the browser's User-Agent (a worker's Request hides it), so the core pretty-prints", async () => {
+    // Request cannot be constructed in navigate mode outside a browser: a navigation's shape.
+    vi.stubGlobal('navigator', { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120' });
+    try {
+      const nav = { method: 'GET', mode: 'navigate', headers: new Headers({ accept: 'text/html' }) } as unknown as Request;
+      const api = await toApiRequest(nav, '/api/v1/namespaces');
+      expect(api).toEqual({ method: 'GET', url: '/api/v1/namespaces', headers: { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120' } });
+      const fetched = await toApiRequest(new Request('http://x/api'), '/api');
+      expect(fetched).toEqual({ method: 'GET', url: '/api', headers: {} });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

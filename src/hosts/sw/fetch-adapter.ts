@@ -24,6 +24,9 @@ export async function toApiRequest(request: Request, pathAndQuery: string, limit
   });
   // The page gets the worker's Response as it is, never decoded: the core must not gzip for it.
   delete headers['accept-encoding'];
+  // A worker never sees the browser's User-Agent header; for an API URL opened in the address bar
+  // the core still learns a browser asks, so it answers indented JSON as kube-apiserver does.
+  if (request.mode === 'navigate' && headers['user-agent'] === undefined && typeof navigator !== 'undefined') headers['user-agent'] = navigator.userAgent;
   // The method as sent: fetch already upper-cases the six standard ones (`get` is GET), and any
   // other spelling (`patch`, `FOO`) is a token kube-apiserver has no route for (405), as here.
   const apiReq: ApiRequest = { method: request.method, url: pathAndQuery, headers };

@@ -76,7 +76,7 @@ describe('reviews', () => {
     const res = await client.post('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
     expect(res.status).toBe(500);
     expect(res.json.reason).toBe('InternalError');
-    expect(res.json.message).toBe('Internal error occurred: failed calling webhook "svc.example.com": Post "https://guard.hooks.svc:443/check?timeout=10s": dial tcp: lookup guard.hooks.svc: no such host');
+    expect(res.json.message).toBe('Internal error occurred: failed calling webhook "svc.example.com": Post "https://guard.hooks.svc:443/check?timeout=10s": service "guard" not found');
     await client.patch(`${V}/svc`, { webhooks: [{ name: 'svc.example.com', failurePolicy: 'Ignore', clientConfig: { url: 'https://x.test/' }, sideEffects: 'None', admissionReviewVersions: ['v1'], rules }] });
     expect((await client.post('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } })).status).toBe(201);
   });

@@ -14,6 +14,7 @@ import { namespaceSelected, objectSelected, rulesMatch, selectsEverything, type 
 import { callFailedError, dryRunUnsupportedError, InvalidResponse, rejectionError, reviewRequestBody, verifyReviewResponse, type GVK, type ReviewResult } from './review';
 import { CallFailure, callWebhook, type WebhookTransport } from './call';
 import type { WebhookSource } from './source';
+import { resolveService } from './service-resolver';
 
 /** One write under admission. `object` is null for DELETE, `oldObject` null for CREATE. */
 export interface WebhookRequest {
@@ -99,7 +100,7 @@ export class WebhookDispatcher {
   }
 
   /** Calls one webhook; undefined when it failed and its failurePolicy is Ignore. */
-  private async call(inv: Invocation, req: WebhookRequest, object: Obj | null): Promise<ReviewResult | undefined> {
+  private async call(ctx: RegistryContext, inv: Invocation, req: WebhookRequest, object: Obj | null): Promise<ReviewResult | undefined> {
     const { hook, at } = inv;
     try {
       if (req.attrs.dryRun) {
@@ -119,7 +120,7 @@ export class WebhookDispatcher {
         object: asVersion(object, req.r, at, req),
         oldObject: asVersion(req.oldObject, req.r, at, req),
       });
-      const text = await callWebhook(this.transport, hook.clientConfig, hook.timeoutSeconds, body);
+      const text = await callWebhook(this.transport, hook.clientConfig, hook.timeoutSeconds, body, (ns, name, port) => resolveService(ctx, ns, name, port));
       const result = verifyReviewResponse(text, uid, hook.mutating);
       for (const [k, v] of Object.entries(result.auditAnnotations)) req.attrs.auditAnnotations[`${hook.name}/${k}`] = v;
       req.attrs.warnings.push(...result.warnings);
@@ -152,7 +153,7 @@ export class WebhookDispatcher {
     let changes = 0;
     const seenAt = new Map<Invocation, number>();
     const run = async (inv: Invocation, round: number) => {
-      const result = await this.call(inv, req, object);
+      const result = await this.call(ctx, inv, req, object);
       let mutated = false;
       if (result?.patch && object) {
         const before = asVersion(object, req.r, inv.at, req) as Obj;
@@ -185,7 +186,7 @@ export class WebhookDispatcher {
   async validate(ctx: RegistryContext, req: WebhookRequest): Promise<void> {
     const invocations = await this.invocations(ctx, 'validating', req);
     if (!invocations.length) return;
-    const outcomes = await Promise.allSettled(invocations.map((inv) => this.call(inv, req, req.object)));
+    const outcomes = await Promise.allSettled(invocations.map((inv) => this.call(ctx, inv, req, req.object)));
     for (const o of outcomes) if (o.status === 'rejected') throw withWarnings(o.reason, req.attrs);
   }
 }

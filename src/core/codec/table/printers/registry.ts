@@ -2,6 +2,7 @@
 // (Role, ClusterRole, CustomResourceDefinition, LimitRange, ...) get the generic Name/Created At table.
 import type { Printer } from '../types';
 import { apiServicePrinter } from './apiregistration';
+import { certificateSigningRequestPrinter } from './certificates';
 import { horizontalPodAutoscalerPrinter } from './autoscaling';
 import { componentStatusPrinter } from './component-status';
 import {
@@ -83,6 +84,7 @@ const PRINTERS: Record<string, Printer> = {
   'flowcontrol.apiserver.k8s.io/FlowSchema': flowSchemaPrinter,
   'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': priorityLevelConfigurationPrinter,
   'apiregistration.k8s.io/APIService': apiServicePrinter,
+  'certificates.k8s.io/CertificateSigningRequest': certificateSigningRequestPrinter,
 };
 
 /** The printer for a built-in kind, or undefined when kube-apiserver has none. */
