@@ -57,7 +57,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   registerNamespaceHooks(ctx);
   registerServiceHooks(ctx);
   registerPriorityClassHooks(ctx);
-  registerCrdHooks(ctx);
+  registerCrdHooks(ctx, { validationExpressions: serving.gates.enabled('CustomResourceValidationExpressions') });
   registerApiServiceHooks(ctx);
   registerAdmission(ctx);
   ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);

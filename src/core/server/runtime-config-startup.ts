@@ -4,13 +4,15 @@ import type { ApiRequest, ApiResponse } from '../types';
 import type { Catalog } from '../registry/catalog';
 import type { ResourceInfo } from '../registry/types';
 import { parseRuntimeConfig } from './runtime-config';
-import { applyFeatureGates, parseFeatureGates } from './runtime-config-gates';
+import { applyFeatureGates, parseFeatureGates, type FeatureGates } from './runtime-config-gates';
 
 type Handle = (req: ApiRequest) => Promise<ApiResponse>;
 
 export interface ServingConfig {
   /** Wraps the dispatcher with what the feature gates change per request. */
   wrap(handle: Handle): Handle;
+  /** The gates' states, for the registry code a gate switches (CRD validation rules). */
+  gates: FeatureGates;
 }
 
 export function configureServing(catalog: Catalog, builtins: readonly ResourceInfo[], opts: { runtimeConfig?: string; featureGates?: string }): ServingConfig {
@@ -20,5 +22,5 @@ export function configureServing(catalog: Catalog, builtins: readonly ResourceIn
     const runtime = parseRuntimeConfig(opts.runtimeConfig, builtins);
     catalog.setBuiltinFilter((info) => runtime.enabled(info));
   }
-  return { wrap: (handle) => applyFeatureGates(handle, gates) };
+  return { wrap: (handle) => applyFeatureGates(handle, gates), gates };
 }

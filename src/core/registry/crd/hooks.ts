@@ -6,6 +6,7 @@ import { rfc3339, type Obj } from '../objects';
 import { crdResources, storageVersionName } from './resources';
 import { validateCrd } from './validate-crd';
 import { validateCustomObject } from './validate-object';
+import { dropDisabledCrdFields } from './drop-disabled-fields';
 import type { ServedResource } from '../catalog';
 import { ApiError } from '../../server/status';
 
@@ -38,9 +39,17 @@ async function deleteCustomObjects(ctx: RegistryContext, group: string, plural: 
   }
 }
 
-export function registerCrdHooks(ctx: RegistryContext): void {
+export interface CrdFeatures {
+  /** The CustomResourceValidationExpressions gate (alpha in v1.23, off by default). */
+  validationExpressions: boolean;
+}
+
+export function registerCrdHooks(ctx: RegistryContext, features: CrdFeatures = { validationExpressions: false }): void {
   ctx.hooks.set('apiextensions.k8s.io/customresourcedefinitions', {
     validate: (_c, _r, obj) => validateCrd(obj),
+    beforeCreate(_c, _r, obj) {
+      dropDisabledCrdFields(obj, undefined, features.validationExpressions);
+    },
     async afterCreate(c, r, obj) {
       serve(c, obj);
       const status = establishedStatus(obj, c.now());
@@ -50,7 +59,8 @@ export function registerCrdHooks(ctx: RegistryContext): void {
     },
     // kube's CRD strategy: a new storage version joins status.storedVersions on every write, so
     // the versions objects may still be stored at are known until a migration removes them.
-    beforeUpdate(_c, _r, next) {
+    beforeUpdate(_c, _r, next, old) {
+      dropDisabledCrdFields(next, old, features.validationExpressions);
       const storage = storageVersionName(next);
       const stored: unknown = next.status?.storedVersions;
       if (!storage || !Array.isArray(stored) || stored.includes(storage)) return;
