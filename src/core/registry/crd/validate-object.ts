@@ -2,6 +2,8 @@
 // kube-apiserver's wording (`spec.replicas: Invalid value: "string": spec.replicas in body must
 // be of type integer: "string"` — a type error's value is the type it found).
 import type { FieldError } from '../../server/status';
+import { validateComposites } from './validate-composite';
+import { validateListSetsAndMaps } from './validate-list-types';
 
 type Schema = Record<string, any>;
 
@@ -31,13 +33,14 @@ export function validateAgainstSchema(value: unknown, schema: Schema | undefined
   if (schema['x-kubernetes-int-or-string']) {
     if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value))) {
       errs.push({ type: 'FieldValueTypeInvalid', field: path, value: typeName(value), detail: `${path} in body must be of type integer,string: ${JSON.stringify(typeName(value))}` });
+      return;
     }
-    return;
-  }
-  if (schema.type && !typeMatches(schema.type, value)) {
+    // An int-or-string value goes on to its anyOf branches and, as a string, to its pattern.
+  } else if (schema.type && !typeMatches(schema.type, value)) {
     errs.push({ type: 'FieldValueTypeInvalid', field: path, value: typeName(value), detail: `${path} in body must be of type ${schema.type}: ${JSON.stringify(typeName(value))}` });
     return;
   }
+  validateComposites(value, schema, path, errs, validateAgainstSchema);
   if (Array.isArray(schema.enum) && !schema.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(value))) {
     errs.push({ type: 'FieldValueNotSupported', field: path, value, supported: schema.enum.map((e: unknown) => (typeof e === 'string' ? e : JSON.stringify(e))) });
   }
@@ -95,5 +98,6 @@ export function validateCustomObject(obj: Record<string, unknown>, schema: Schem
   delete props.kind;
   delete props.metadata;
   validateAgainstSchema(rest, { ...schema, properties: props, required: (schema.required ?? []).filter((r: string) => !['apiVersion', 'kind', 'metadata'].includes(r)) }, '', errs);
+  validateListSetsAndMaps('', schema, obj, errs);
   return errs;
 }

@@ -1,0 +1,115 @@
+// Custom-object validation that real CRDs lean on: oneOf/anyOf/allOf/not (cert-manager style
+// "exactly one of"), list-type set/map uniqueness, int-or-string patterns, worded as v1.23 words them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateCustomObject } from './validate-object';
+import { fieldErrorBody } from '../../server/status';
+import { startTestServer, type TestClient } from '../../server/testing';
+import type { FieldError } from '../../server/status';
+
+const schema = {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        acme: { type: 'object', properties: { server: { type: 'string' } } },
+        ca: { type: 'object', properties: { secretName: { type: 'string' } } },
+        mode: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['port', 'protocol'],
+          items: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } } },
+        },
+        volumes: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+        limit: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: '^[0-9]+(Mi|Gi)?$' },
+      },
+      oneOf: [{ required: ['acme'] }, { required: ['ca'] }],
+      not: { required: ['mode'], properties: { mode: { enum: ['legacy'] } } },
+    },
+  },
+};
+
+const messages = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${fieldErrorBody(e)}`);
+const check = (spec: Record<string, unknown>) => messages(validateCustomObject({ apiVersion: 'x/v1', kind: 'X', metadata: {}, spec }, schema));
+
+describe('composite schemas (kube-openapi schemaPropsValidator)', () => {
+  it('oneOf: exactly one branch passes', () => {
+    expect(check({ acme: {} })).toEqual([]);
+    expect(check({ acme: {}, ca: {} })).toEqual(['<nil>: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found 2 valid alternatives']);
+    expect(check({})).toEqual(['<nil>: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found none valid', 'spec.acme: Required value']);
+  });
+
+  it('not: the value must not match', () => {
+    expect(check({ ca: {}, mode: 'modern' })).toEqual([]);
+    expect(check({ ca: {}, mode: 'legacy' })).toEqual(['<nil>: Invalid value: "": "spec" must not validate the schema (not)']);
+  });
+
+  it('anyOf and allOf', () => {
+    const s = { type: 'object', properties: { spec: { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }], allOf: [{ required: ['c'] }, { required: ['d'] }] } } };
+    const run = (spec: object) => messages(validateCustomObject({ spec }, s));
+    expect(run({ a: 1, c: 1, d: 1 })).toEqual([]);
+    expect(run({ c: 1, d: 1 })).toEqual(['<nil>: Invalid value: "": "spec" must validate at least one schema (anyOf)', 'spec.a: Required value']);
+    expect(run({ b: 1, c: 1 })).toEqual(['spec.d: Required value', '<nil>: Invalid value: "": "spec" must validate all the schemas (allOf)']);
+    expect(run({ b: 1 })).toEqual(['spec.c: Required value', 'spec.d: Required value', '<nil>: Invalid value: "": "spec" must validate all the schemas (allOf). None validated']);
+  });
+
+  it('int-or-string: the anyOf branches pass and a string still meets the pattern', () => {
+    expect(check({ ca: {}, limit: 3 })).toEqual([]);
+    expect(check({ ca: {}, limit: '2Gi' })).toEqual([]);
+    expect(check({ ca: {}, limit: 'lots' })).toEqual([`spec.limit: Invalid value: "lots": spec.limit in body should match '^[0-9]+(Mi|Gi)?$'`]);
+  });
+});
+
+describe('list-type set and map uniqueness (apiextensions listtype)', () => {
+  it('a set reports the first repeat of each value', () => {
+    expect(check({ ca: {}, tags: ['a', 'b', 'a', 'a', 'b'] })).toEqual(['spec.tags[2]: Duplicate value: "a"', 'spec.tags[4]: Duplicate value: "b"']);
+  });
+
+  it('a map compares the key fields, printed as Go prints the key map', () => {
+    expect(check({ ca: {}, ports: [{ port: 80, protocol: 'TCP' }, { port: 80, protocol: 'UDP' }, { port: 80, protocol: 'TCP' }] })).toEqual([
+      'spec.ports[2]: Duplicate value: map[string]interface {}{"port":80, "protocol":"TCP"}',
+    ]);
+    expect(check({ ca: {}, volumes: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] })).toEqual(['spec.volumes[2]: Duplicate value: map[string]interface {}{"name":"a"}']);
+  });
+
+  it('a map list refuses items that are not objects', () => {
+    expect(check({ ca: {}, volumes: [{ name: 'a' }, 'b'] })).toContain('spec.volumes[1]: Invalid value: "b": must be an object for an array of list-type map');
+  });
+});
+
+describe('through the API', () => {
+  let c: TestClient;
+  beforeAll(async () => {
+    c = await startTestServer();
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'issuers.rules.example.com' },
+      spec: {
+        group: 'rules.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'issuers', singular: 'issuer', kind: 'Issuer' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+      },
+    };
+    expect((await c.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await c.close();
+  });
+
+  it('answers 422 with the composite and duplicate causes', async () => {
+    const r = await c.post('/apis/rules.example.com/v1/namespaces/default/issuers', { apiVersion: 'rules.example.com/v1', kind: 'Issuer', metadata: { name: 'both' }, spec: { acme: {}, ca: {}, tags: ['x', 'x'] } });
+    expect(r.status).toBe(422);
+    expect(r.json.message).toBe(
+      'Issuer.rules.example.com "both" is invalid: [<nil>: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found 2 valid alternatives, spec.tags[1]: Duplicate value: "x"]',
+    );
+    expect(r.json.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "": "spec" must validate one and only one schema (oneOf). Found 2 valid alternatives', field: '<nil>' },
+      { reason: 'FieldValueDuplicate', message: 'Duplicate value: "x"', field: 'spec.tags[1]' },
+    ]);
+    expect((await c.get('/apis/rules.example.com/v1/namespaces/default/issuers/both')).status).toBe(404);
+  });
+});
