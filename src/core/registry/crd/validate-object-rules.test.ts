@@ -79,6 +79,40 @@ describe('list-type set and map uniqueness (apiextensions listtype)', () => {
   });
 });
 
+describe('embedded resources, metadata names and lengths', () => {
+  const s = {
+    type: 'object',
+    properties: {
+      metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 8 } } },
+      spec: {
+        type: 'object',
+        properties: {
+          template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+          manifests: { type: 'array', items: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } },
+          code: { type: 'string', maxLength: 3 },
+        },
+      },
+    },
+  };
+  const run = (obj: Record<string, unknown>) => messages(validateCustomObject(obj, s));
+
+  it('an embedded resource needs a string apiVersion (a group/version) and a kind (a DNS-1035 label in lower case)', () => {
+    expect(run({ metadata: { name: 'a' }, spec: { template: { apiVersion: 'v1', kind: 'Pod' }, manifests: [{ apiVersion: 'apps/v1', kind: 'Deployment' }] } })).toEqual([]);
+    expect(run({ metadata: { name: 'a' }, spec: { template: {}, manifests: [{ apiVersion: 'a/b/c', kind: 'Not_A_Kind' }, { apiVersion: 1, kind: '' }] } })).toEqual([
+      'spec.template.apiVersion: Required value',
+      'spec.template.kind: Required value',
+      'spec.manifests[0].apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
+      `spec.manifests[0].kind: Invalid value: "Not_A_Kind": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+      'spec.manifests[1].apiVersion: Invalid value: 1: must be a string',
+      'spec.manifests[1].kind: Invalid value: "": must not be empty',
+    ]);
+  });
+
+  it('the schema may restrict metadata.name; maxLength is worded as v1.23 field.TooLong', () => {
+    expect(run({ metadata: { name: 'much-too-long' }, spec: { code: 'abcd' } })).toEqual(['metadata.name: Too long: must have at most 8 bytes', 'spec.code: Too long: must have at most 3 bytes']);
+  });
+});
+
 describe('through the API', () => {
   let c: TestClient;
   beforeAll(async () => {
