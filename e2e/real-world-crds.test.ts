@@ -4,7 +4,7 @@
 // them, through the real kubectl 1.34 (apply, apply --server-side, diff, scale, explain, delete)
 // and helm 4 (a chart with crds/ and templates/). The CRDs are our own: the Harbor CRD lives in
 // the chart (e2e/fixtures/chart-harbor/crds), the big Armada CRD is generated (real-world-big-crd.ts).
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, eventually, kubectlOk, startCluster } from './harness';
@@ -177,13 +177,21 @@ describe('custom resources of the CRD with kubectl', () => {
     expectHarborCrdAsWritten(await getJson(['get', 'crd', HARBOR_CRD]));
   });
 
-  it('delete -f removes the objects, then the CRD and its resource', async () => {
-    const objs = await c.kubectl(['delete', '-f', harborsFile()]);
-    expect(objs.code).toBe(0);
-    expect(objs.stdout).toBe(
-      ['harbor.fleet.example.dev "north" deleted from default namespace', 'harbor.fleet.example.dev "south" deleted from default namespace', 'harbor.fleet.example.dev "west" deleted from default namespace', ''].join('\n'),
+  it('delete -f of one manifest listing the CRD before its objects deletes all (the CRD terminates first)', async () => {
+    const manifest = join(c.dir, 'install.yaml');
+    await writeFile(manifest, `${await readFile(crdFile(), 'utf8')}\n---\n${await readFile(harborsFile(), 'utf8')}`);
+    const r = await c.kubectl(['delete', '-f', manifest]);
+    expect(r.stderr.split('\n').filter((l) => l && l !== DEPRECATION)).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        `customresourcedefinition.apiextensions.k8s.io "${HARBOR_CRD}" deleted`,
+        'harbor.fleet.example.dev "north" deleted from default namespace',
+        'harbor.fleet.example.dev "south" deleted from default namespace',
+        'harbor.fleet.example.dev "west" deleted from default namespace',
+        '',
+      ].join('\n'),
     );
-    expect(await ok(['delete', '-f', crdFile()])).toBe(`customresourcedefinition.apiextensions.k8s.io "${HARBOR_CRD}" deleted\n`);
     const gone = await eventually(async () => {
       const r = await c.kubectl(['get', '--raw', '/apis/fleet.example.dev/v1/namespaces/ssa/harbors']);
       if (r.code === 0) throw new Error('harbors still served');
