@@ -59,6 +59,14 @@ describe('description fields', () => {
     expect(version.schema.openAPIV3Schema.properties.spec.properties.size).toEqual({ description: 'Size in units.', type: 'integer', format: 'int32', title: 'size', example: 3 });
   });
 
+  it('with fieldValidation=Ignore (kubectl --validate=false) the descriptions are kept, not dropped as unknown', async () => {
+    const other = JSON.parse(JSON.stringify(described).replaceAll('described.example.com', 'ignored.example.com'));
+    const r = await c.post(`${CRDS}?fieldValidation=Ignore`, other);
+    expect(r.status).toBe(201);
+    expect(r.json.spec.versions[0].schema.openAPIV3Schema.properties.spec.description).toBe('What the gadget should be.');
+    expect(r.json.spec.versions[0].additionalPrinterColumns[0].description).toBe('How big the gadget is.');
+  });
+
   it('a PriorityClass with a description passes Strict decoding and keeps it', async () => {
     const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'batch-low' }, value: 10, description: 'For batch jobs.' };
     const r = await c.post('/apis/scheduling.k8s.io/v1/priorityclasses?fieldValidation=Strict', pc);
