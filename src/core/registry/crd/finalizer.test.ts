@@ -2,6 +2,7 @@
 // deleted afterwards (their own finalizers honoured), creates refused meanwhile, then gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestServer, type TestClient } from '../../server/testing';
+import { createMemoryBackend } from '../../../backends/memory/memory-backend';
 
 let c: TestClient;
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -65,5 +66,27 @@ describe('deleting a CRD', () => {
     await eventually(async () => ((await c.get(`${CRDS}/${NAME}`)).status === 404 ? true : undefined), 10_000);
     expect((await c.get(GIZMOS)).status).toBe(404);
     expect((await c.post(CRDS, crd)).status).toBe(201);
+  });
+});
+
+describe('a CRD left terminating by a restart', () => {
+  it('resumes its cleanup when the server starts again', async () => {
+    const backend = createMemoryBackend();
+    const first = await startTestServer({ backend });
+    expect((await first.post(CRDS, crd)).status).toBe(201);
+    await eventually(async () => ((await first.get(GIZMOS)).status === 200 ? true : undefined));
+    expect((await first.post(GIZMOS, gizmo('held', ['hold-on']))).status).toBe(201);
+    expect((await first.del(`${CRDS}/${NAME}`)).status).toBe(200);
+    await eventually(async () => ((await first.get(`${GIZMOS}/held`)).json?.metadata?.deletionTimestamp ? true : undefined));
+    await first.close();
+
+    const second = await startTestServer({ backend });
+    try {
+      expect((await second.post(GIZMOS, gizmo('late'))).status).toBe(405);
+      expect((await second.patch(`${GIZMOS}/held`, { metadata: { finalizers: null } })).status).toBe(200);
+      await eventually(async () => ((await second.get(`${CRDS}/${NAME}`)).status === 404 ? true : undefined), 10_000);
+    } finally {
+      await second.close();
+    }
   });
 });
