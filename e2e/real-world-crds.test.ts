@@ -77,6 +77,12 @@ describe('a controller-gen style CRD with kubectl (client-side apply)', () => {
     expect((await getJson(['get', 'crd', HARBOR_CRD])).metadata.generation).toBe(1);
   });
 
+  it('kubectl wait --for condition=established (as install scripts do) is met', async () => {
+    const r = await c.kubectl(['wait', '--for', 'condition=established', '--timeout=30s', `crd/${HARBOR_CRD}`]);
+    expect(r.stdout).toBe(`customresourcedefinition.apiextensions.k8s.io/${HARBOR_CRD} condition met\n`);
+    expect(r.code).toBe(0);
+  });
+
   it('discovery lists the resource with its short name and category', async () => {
     const out = await eventually(async () => {
       const text = await ok(['api-resources', '--api-group=fleet.example.dev']);
