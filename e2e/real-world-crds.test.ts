@@ -4,7 +4,7 @@
 // them, through the real kubectl 1.34 (apply, apply --server-side, diff, scale, explain, delete)
 // and helm 4 (a chart with crds/ and templates/). The CRDs are our own: the Harbor CRD lives in
 // the chart (e2e/fixtures/chart-harbor/crds), the big Armada CRD is generated (real-world-big-crd.ts).
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, eventually, kubectlOk, startCluster } from './harness';
@@ -242,12 +242,16 @@ describe('a CRD over 256 KB', () => {
 });
 
 describe('a helm chart shipping the CRD in crds/ and custom resources in templates/', () => {
-  const CHART = () => c.fixture('chart-harbor');
+  // The fixture chart, plus the generated CRD over 256 KB in crds/ (as charts of big operators ship them).
+  const CHART = () => join(c.dir, 'chart-harbor');
 
-  it('install creates the CRD first, then the custom resources', async () => {
+  it('install creates the CRDs first (the big one too), then the custom resources', async () => {
+    await cp(c.fixture('chart-harbor'), CHART(), { recursive: true });
+    await writeFile(join(CHART(), 'crds', 'armadas.fleet.example.dev.yaml'), bigCrdYaml());
     const out = await helm(['install', 'fleet', CHART()]);
     expect(out).toMatch(/^STATUS: deployed$/m);
     expectHarborCrdAsWritten(await getJson(['get', 'crd', HARBOR_CRD]));
+    expect((await getJson(['get', 'crd', BIG_CRD_NAME])).spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.section00.description).toMatch(/^Section 0 groups/);
     const main = await getJson(['get', 'harbor', 'fleet-main']);
     expect(main.spec).toMatchObject({ replicas: 2, maxUnavailable: '25%', tags: ['blue', 'green'] });
     expect(main.metadata.annotations).toMatchObject({ 'meta.helm.sh/release-name': 'fleet' });
@@ -260,12 +264,13 @@ describe('a helm chart shipping the CRD in crds/ and custom resources in templat
     expect((await getJson(['get', 'harbor', 'fleet-main'])).spec.replicas).toBe(4);
   });
 
-  it('uninstall removes the custom resources and keeps the CRD (helm never deletes crds/)', async () => {
+  it('uninstall removes the custom resources and keeps the CRDs (helm never deletes crds/)', async () => {
     expect(await helm(['uninstall', 'fleet'])).toContain('release "fleet" uninstalled');
     await eventually(async () => {
       const left = await ok(['get', 'harbors', '-o', 'name']);
       if (left !== '') throw new Error(left);
     });
     expect((await getJson(['get', 'crd', HARBOR_CRD])).metadata.name).toBe(HARBOR_CRD);
+    expect((await getJson(['get', 'crd', BIG_CRD_NAME])).metadata.name).toBe(BIG_CRD_NAME);
   });
 });
