@@ -1,9 +1,11 @@
 // Objects marked x-kubernetes-embedded-resource inside a custom object (a pod template, a
 // manifest to deploy) must carry apiVersion and kind as kube's schema objectmeta package checks
 // them: both present, strings, not empty, a parsable group/version and a kind that is a DNS-1035
-// label in lower case. (Their metadata is not checked here.)
+// label in lower case; their metadata as ObjectMeta (apimachinery's generic rules, names as path
+// segments, a missing name taken as given).
 import type { FieldError } from '../../server/status';
 import { isDNS1035Label } from '../validation/names';
+import { validateObjectMeta } from '../validation/meta';
 
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,6 +29,13 @@ function validateTypeMeta(path: string, obj: Record<string, unknown>, errs: Fiel
       else {
         const err = groupVersionError(v);
         if (err) errs.push({ type: 'FieldValueInvalid', field, value: v, detail: err });
+      }
+    } else if (k === 'metadata' && isObject(v)) {
+      // The shared ObjectMeta rules name their fields `metadata...`; here they sit under `path`.
+      const meta: Record<string, unknown> = { ...v, name: typeof v.name === 'string' && v.name ? v.name : 'fakename' };
+      const namespaced = typeof meta.namespace === 'string' && meta.namespace !== '';
+      for (const e of validateObjectMeta(meta, { namespaced, nameRule: 'path-segment', custom: true })) {
+        errs.push({ ...e, field: e.field ? `${field}${e.field.slice('metadata'.length)}` : field });
       }
     } else if (k === 'kind') {
       if (typeof v !== 'string') errs.push({ type: 'FieldValueInvalid', field, value: v, detail: 'must be a string' });

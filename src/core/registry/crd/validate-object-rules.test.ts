@@ -108,6 +108,16 @@ describe('embedded resources, metadata names and lengths', () => {
     ]);
   });
 
+  it("an embedded resource's metadata is checked as ObjectMeta (names as path segments, a missing name allowed)", () => {
+    const template = (metadata: object) => ({ metadata: { name: 'a' }, spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata } } });
+    expect(run(template({ labels: { app: 'web' } }))).toEqual([]);
+    expect(run(template({ name: 'a/b', namespace: 'Bad_NS', labels: { '-x': 'y' } }))).toEqual([
+      `spec.template.metadata.name: Invalid value: "a/b": may not contain '/'`,
+      `spec.template.metadata.namespace: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      `spec.template.metadata.labels: Invalid value: "-x": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    ]);
+  });
+
   it('the schema may restrict metadata.name; maxLength is worded as v1.23 field.TooLong', () => {
     expect(run({ metadata: { name: 'much-too-long' }, spec: { code: 'abcd' } })).toEqual(['metadata.name: Too long: must have at most 8 bytes', 'spec.code: Too long: must have at most 3 bytes']);
   });
