@@ -80,7 +80,7 @@ export function registerCrdHooks(ctx: RegistryContext, features: CrdFeatures = {
     },
   });
   ctx.hooks.set('*custom*', {
-    validate: (_c, r: ServedResource, obj) => validateCustomObject(obj, r.info.openAPIV3Schema),
+    validate: (_c, r: ServedResource, obj, old) => validateCustomObject(obj, r.info.openAPIV3Schema, old),
     // The CR handler refuses creates while the CRD is terminating (405, its own message).
     beforeCreate(c, r: ServedResource) {
       if (!crdTerminating(c, r.info.group, r.info.resource)) return;

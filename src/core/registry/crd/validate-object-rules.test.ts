@@ -74,6 +74,14 @@ describe('list-type set and map uniqueness (apiextensions listtype)', () => {
     expect(check({ ca: {}, volumes: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] })).toEqual(['spec.volumes[2]: Duplicate value: map[string]interface {}{"name":"a"}']);
   });
 
+  it('on update the rules ratchet: an object that already had repeats may still be updated', () => {
+    const stored = { apiVersion: 'x/v1', kind: 'X', metadata: {}, spec: { ca: {}, tags: ['a', 'a'] } };
+    const next = { ...stored, spec: { ...stored.spec, mode: 'modern', tags: ['a', 'a', 'b', 'b'] } };
+    expect(validateCustomObject(next, schema, stored)).toEqual([]);
+    const clean = { ...stored, spec: { ca: {}, tags: ['a'] } };
+    expect(messages(validateCustomObject(next, schema, clean))).toEqual(['spec.tags[1]: Duplicate value: "a"', 'spec.tags[3]: Duplicate value: "b"']);
+  });
+
   it('a map list refuses items that are not objects', () => {
     expect(check({ ca: {}, volumes: [{ name: 'a' }, 'b'] })).toContain('spec.volumes[1]: Invalid value: "b": must be an object for an array of list-type map');
   });

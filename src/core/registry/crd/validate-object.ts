@@ -107,7 +107,7 @@ function validateMetadataNames(metadata: unknown, schema: Schema | undefined, er
  * server's; a schema may only restrict metadata's names), then the embedded resources' type
  * fields and the list-type uniqueness rules, in kube's order.
  */
-export function validateCustomObject(obj: Record<string, unknown>, schema: Schema | undefined): FieldError[] {
+export function validateCustomObject(obj: Record<string, unknown>, schema: Schema | undefined, old?: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
   if (!schema) return errs;
   const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
@@ -118,6 +118,10 @@ export function validateCustomObject(obj: Record<string, unknown>, schema: Schem
   delete props.metadata;
   validateAgainstSchema(rest, { ...schema, properties: props, required: (schema.required ?? []).filter((r: string) => !['apiVersion', 'kind', 'metadata'].includes(r)) }, '', errs);
   validateEmbeddedResources('', rest, { ...schema, properties: props }, errs);
-  validateListSetsAndMaps('', schema, obj, errs);
+  // On update the list rules ratchet: an object stored with repeats (before its CRD said
+  // set/map) may still be updated as long as it had them already.
+  const oldListErrs: FieldError[] = [];
+  if (old) validateListSetsAndMaps('', schema, old, oldListErrs);
+  if (oldListErrs.length === 0) validateListSetsAndMaps('', schema, obj, errs);
   return errs;
 }
