@@ -30,10 +30,11 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import protobuf from 'protobufjs';
+import { sharedDir } from './shared-dir.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const protoRoot = join(repoRoot, '..', 'shared', 'k8s-proto');
-const openapiDir = join(repoRoot, '..', 'shared', 'k8s-openapi');
+const protoRoot = join(sharedDir(repoRoot), 'k8s-proto');
+const openapiDir = join(sharedDir(repoRoot), 'k8s-openapi');
 const outFile = join(repoRoot, 'src', 'core', 'schema', 'generated', 'proto.json');
 const BINARIES = [join(repoRoot, '.tools', 'bin', 'kubectl'), join(repoRoot, '.tools', 'bin', 'helm')];
 

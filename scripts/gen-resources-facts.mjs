@@ -218,3 +218,28 @@ export const SYNTHETIC_DEFINITIONS = {
   },
 };
 EXTRA_DEFINITIONS.push(`${META}Table`, `${META}PartialObjectMetadataList`);
+
+/**
+ * Properties whose names are also OpenAPI schema keywords (`description`, `default`, `format`,
+ * ...). A copy of the OpenAPI data once lost the `description` properties when its prose
+ * `description`s were stripped, and every real CRD then failed strict decoding; the generator
+ * refuses data that lacks any of these, so a property cannot vanish that way again.
+ */
+const JSON_SCHEMA_PROPS_KEYWORDS = [
+  '$ref', '$schema', 'additionalItems', 'additionalProperties', 'allOf', 'anyOf', 'default', 'definitions',
+  'dependencies', 'description', 'enum', 'example', 'exclusiveMaximum', 'exclusiveMinimum', 'externalDocs',
+  'format', 'id', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems', 'minLength',
+  'minProperties', 'minimum', 'multipleOf', 'not', 'nullable', 'oneOf', 'pattern', 'patternProperties',
+  'properties', 'required', 'title', 'type', 'uniqueItems',
+  'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string', 'x-kubernetes-list-map-keys',
+  'x-kubernetes-list-type', 'x-kubernetes-map-type', 'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-validations',
+];
+export const KEYWORD_NAMED_PROPERTIES = {
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps': JSON_SCHEMA_PROPS_KEYWORDS,
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition': ['description', 'format', 'type'],
+  'io.k8s.api.scheduling.v1.PriorityClass': ['description'],
+  'io.k8s.api.core.v1.LimitRangeItem': ['default', 'type'],
+  'io.k8s.api.core.v1.VolumeNodeAffinity': ['required'],
+  [`${META}TableColumnDefinition`]: ['description', 'format', 'type'],
+};

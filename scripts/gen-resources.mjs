@@ -25,10 +25,12 @@ import {
   metaRef,
   metaGvks,
   SYNTHETIC_DEFINITIONS,
+  KEYWORD_NAMED_PROPERTIES,
 } from './gen-resources-facts.mjs';
+import { sharedDir as findSharedDir } from './shared-dir.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const sharedDir = join(repoRoot, '..', 'shared', 'k8s-openapi');
+const sharedDir = join(findSharedDir(repoRoot), 'k8s-openapi');
 const outDir = join(repoRoot, 'src', 'core', 'schema', 'generated');
 
 const swagger = JSON.parse(readFileSync(join(sharedDir, 'swagger-v1.28.json'), 'utf8'));
@@ -244,6 +246,16 @@ function buildDefinitions(roots) {
   return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
 }
 
+/** Refuses data that lost a property named like a schema keyword (see KEYWORD_NAMED_PROPERTIES). */
+function checkKeywordNamedProperties(definitions) {
+  for (const [name, props] of Object.entries(KEYWORD_NAMED_PROPERTIES)) {
+    const def = definitions[name];
+    if (!def) throw new Error(`definition ${name} is not in the schema set`);
+    const missing = props.filter((p) => !Object.hasOwn(def.properties ?? {}, p));
+    if (missing.length) throw new Error(`${name} lacks the properties ${missing.join(', ')}: the OpenAPI data lost them`);
+  }
+}
+
 /** The definition name of a subresource kind, when the schema set has one (Scale, Eviction, ...). */
 function subresourceDefinitionRoots(resources) {
   const roots = [];
@@ -281,6 +293,7 @@ function main() {
   }
   for (const name of subresourceDefinitionRoots(resources)) roots.add(name);
   const definitions = buildDefinitions([...roots].sort());
+  checkKeywordNamedProperties(definitions);
 
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'resources.json'), JSON.stringify(resources, null, 1) + '\n');

@@ -33,6 +33,12 @@ export interface ResourceHooks {
   afterDelete?(ctx: RegistryContext, r: ServedResource, obj: Obj): void | Promise<void>;
   /** Refuses a client's delete before anything else looks at it (immortal namespaces, system priority classes). */
   admitDelete?(ctx: RegistryContext, r: ServedResource, name: string): void;
+  /**
+   * A kind whose REST delete first only marks the object (a CRD: deletionTimestamp, its cleanup
+   * finalizer, a Terminating condition) instead of the store's marking; synchronous, inside the
+   * write, on an object not yet terminating.
+   */
+  markDeleted?(obj: Obj, now: string): void;
 }
 
 export interface RegistryContext {

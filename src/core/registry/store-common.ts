@@ -83,7 +83,10 @@ export function applyDefaults(r: ServedResource, obj: Obj): void {
 /** Object validation: metadata, the kind's rules, and the resource hook's store-aware checks. */
 export function validateWrite(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined, subresource = ''): void {
   const { group, kind, namespaced, custom } = r.info;
-  const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: custom ? 'subdomain' : nameRuleFor(group, kind) });
+  // Custom resources and CRDs are validated by apimachinery's generic ObjectMeta rules (no core
+  // finalizer-name rule: `customresourcecleanup.apiextensions.k8s.io` needs no '/').
+  const generic = custom === true || group === 'apiextensions.k8s.io';
+  const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: custom ? 'subdomain' : nameRuleFor(group, kind), custom: generic });
   if (old) errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata));
   const rules = rulesFor(group, kind);
   const env = { localWebhookOrigins: ctx.localWebhookOrigins };

@@ -68,6 +68,14 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
         result = next;
         return { kind: 'put', encode: (rev: number) => toStoredText(storageForm(r, next), String(rev)) };
       }
+      const markDeleted = hooksFor(ctx, r)?.markDeleted;
+      if (markDeleted) {
+        const next = clone(old);
+        markDeleted(next, rfc3339(ctx.now()));
+        next.metadata = orderedMetadata(next.metadata);
+        result = next;
+        return opts.dryRun ? { kind: 'none' } : { kind: 'put', encode: (rev: number) => toStoredText(storageForm(r, next), String(rev)) };
+      }
       const finalizers: unknown[] = gcFinalizers ?? (Array.isArray(om.finalizers) ? om.finalizers : []);
       if (finalizers.length > 0 || isNamespace) {
         const next = clone(old);

@@ -117,6 +117,18 @@ describe('generated definitions', () => {
     expect(definitions['io.k8s.api.autoscaling.v1.Scale']).toBeDefined();
   });
 
+  it('keeps the properties whose names are also schema keywords (description, default, format, ...)', () => {
+    const props = (name: string) => Object.keys(definitions[name].properties ?? {});
+    const ext = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
+    expect(props(`${ext}JSONSchemaProps`)).toEqual(
+      expect.arrayContaining(['description', 'title', 'example', 'default', 'format', 'type', 'properties', 'items', 'enum', 'required', '$ref', 'pattern', 'nullable', 'x-kubernetes-validations']),
+    );
+    expect(props(`${ext}CustomResourceColumnDefinition`).sort()).toEqual(['description', 'format', 'jsonPath', 'name', 'priority', 'type']);
+    expect(props('io.k8s.api.scheduling.v1.PriorityClass')).toContain('description');
+    expect(props('io.k8s.apimachinery.pkg.apis.meta.v1.TableColumnDefinition')).toContain('description');
+    expect(props('io.k8s.api.core.v1.LimitRangeItem')).toEqual(expect.arrayContaining(['default', 'type']));
+  });
+
   it('resolves refs', () => {
     const spec = resolveRef(definitions['io.k8s.api.apps.v1.Deployment'].properties!.spec);
     expect(spec.properties!.template.$ref).toBe('#/definitions/io.k8s.api.core.v1.PodTemplateSpec');

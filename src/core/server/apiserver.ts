@@ -64,7 +64,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   registerNamespaceHooks(ctx, namespaceController);
   registerServiceHooks(ctx);
   registerPriorityClassHooks(ctx);
-  registerCrdHooks(ctx);
+  registerCrdHooks(ctx, { validationExpressions: serving.gates.enabled('CustomResourceValidationExpressions') });
   registerApiServiceHooks(ctx);
   registerCsrHooks(ctx);
   registerAdmission(ctx);

@@ -4,7 +4,7 @@ import type { ApiRequest, ApiResponse } from '../types';
 import type { Catalog } from '../registry/catalog';
 import type { ResourceInfo } from '../registry/types';
 import { parseRuntimeConfig } from './runtime-config';
-import { applyFeatureGates, parseFeatureGates } from './runtime-config-gates';
+import { applyFeatureGates, parseFeatureGates, type FeatureGates } from './runtime-config-gates';
 import { errorToResponse } from './respond';
 import { pathNotFound } from './status';
 
@@ -13,6 +13,8 @@ type Handle = (req: ApiRequest) => Promise<ApiResponse>;
 export interface ServingConfig {
   /** Wraps the dispatcher with what the feature gates change per request. */
   wrap(handle: Handle): Handle;
+  /** The gates' states, for the registry code a gate switches (CRD validation rules). */
+  gates: FeatureGates;
 }
 
 export function configureServing(catalog: Catalog, builtins: readonly ResourceInfo[], opts: { runtimeConfig?: string; featureGates?: string }): ServingConfig {
@@ -22,7 +24,7 @@ export function configureServing(catalog: Catalog, builtins: readonly ResourceIn
     const runtime = parseRuntimeConfig(opts.runtimeConfig, builtins);
     catalog.setBuiltinFilter((info) => runtime.enabled(info));
   }
-  return { wrap: (handle) => applyFeatureGates(gates.enabled('OpenAPIV3') ? handle : withoutOpenApiV3(handle), gates) };
+  return { wrap: (handle) => applyFeatureGates(gates.enabled('OpenAPIV3') ? handle : withoutOpenApiV3(handle), gates), gates };
 }
 
 /** With OpenAPIV3 off (v1.23's default), `/openapi/v3` and everything under it is a 404 like any unknown path. */

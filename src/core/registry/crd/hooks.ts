@@ -6,6 +6,8 @@ import { rfc3339, type Obj } from '../objects';
 import { crdResources, storageVersionName } from './resources';
 import { validateCrd } from './validate-crd';
 import { validateCustomObject } from './validate-object';
+import { dropDisabledCrdFields } from './drop-disabled-fields';
+import { crdGone, crdTerminating, markCrdDeleted, startCrdFinalizer } from './finalizer';
 import type { ServedResource } from '../catalog';
 import { ApiError } from '../../server/status';
 
@@ -38,9 +40,17 @@ async function deleteCustomObjects(ctx: RegistryContext, group: string, plural: 
   }
 }
 
-export function registerCrdHooks(ctx: RegistryContext): void {
+export interface CrdFeatures {
+  /** The CustomResourceValidationExpressions gate (alpha in v1.23, off by default). */
+  validationExpressions: boolean;
+}
+
+export function registerCrdHooks(ctx: RegistryContext, features: CrdFeatures = { validationExpressions: false }): void {
   ctx.hooks.set('apiextensions.k8s.io/customresourcedefinitions', {
     validate: (_c, _r, obj) => validateCrd(obj),
+    beforeCreate(_c, _r, obj) {
+      dropDisabledCrdFields(obj, undefined, features.validationExpressions);
+    },
     async afterCreate(c, r, obj) {
       serve(c, obj);
       const status = establishedStatus(obj, c.now());
@@ -50,23 +60,32 @@ export function registerCrdHooks(ctx: RegistryContext): void {
     },
     // kube's CRD strategy: a new storage version joins status.storedVersions on every write, so
     // the versions objects may still be stored at are known until a migration removes them.
-    beforeUpdate(_c, _r, next) {
+    beforeUpdate(_c, _r, next, old) {
+      dropDisabledCrdFields(next, old, features.validationExpressions);
       const storage = storageVersionName(next);
       const stored: unknown = next.status?.storedVersions;
       if (!storage || !Array.isArray(stored) || stored.includes(storage)) return;
       next.status = { ...next.status, storedVersions: [...stored, storage] };
     },
+    markDeleted: markCrdDeleted,
     afterUpdate(c, _r, obj) {
       if (!obj.metadata?.deletionTimestamp) serve(c, obj);
+      else startCrdFinalizer(c, obj);
     },
     async afterDelete(c, _r, obj) {
       const { group, names } = obj.spec ?? {};
       await deleteCustomObjects(c, group, names?.plural);
       c.catalog.removeCustom(group, names?.plural);
+      crdGone(c, obj);
     },
   });
   ctx.hooks.set('*custom*', {
-    validate: (_c, r: ServedResource, obj) => validateCustomObject(obj, r.info.openAPIV3Schema),
+    validate: (_c, r: ServedResource, obj, old) => validateCustomObject(obj, r.info.openAPIV3Schema, old),
+    // The CR handler refuses creates while the CRD is terminating (405, its own message).
+    beforeCreate(c, r: ServedResource) {
+      if (!crdTerminating(c, r.info.group, r.info.resource)) return;
+      throw new ApiError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', { group: r.info.group, kind: r.info.resource });
+    },
   });
 }
 
@@ -75,5 +94,9 @@ export async function bootstrapCrds(ctx: RegistryContext): Promise<void> {
   const r = ctx.catalog.versionsOf('apiextensions.k8s.io', 'customresourcedefinitions')[0];
   if (!r) return;
   const { kvs } = await ctx.mvcc.range(r.keyPrefix);
-  for (const kv of kvs) serve(ctx, JSON.parse(kv.value) as Obj);
+  for (const kv of kvs) {
+    const crd = JSON.parse(kv.value) as Obj;
+    serve(ctx, crd);
+    if (crd.metadata?.deletionTimestamp) startCrdFinalizer(ctx, crd);
+  }
 }

@@ -2,6 +2,9 @@
 // kube-apiserver's wording (`spec.replicas: Invalid value: "string": spec.replicas in body must
 // be of type integer: "string"` — a type error's value is the type it found).
 import type { FieldError } from '../../server/status';
+import { validateComposites } from './validate-composite';
+import { validateListSetsAndMaps } from './validate-list-types';
+import { validateEmbeddedResources } from './validate-embedded';
 
 type Schema = Record<string, any>;
 
@@ -31,13 +34,14 @@ export function validateAgainstSchema(value: unknown, schema: Schema | undefined
   if (schema['x-kubernetes-int-or-string']) {
     if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value))) {
       errs.push({ type: 'FieldValueTypeInvalid', field: path, value: typeName(value), detail: `${path} in body must be of type integer,string: ${JSON.stringify(typeName(value))}` });
+      return;
     }
-    return;
-  }
-  if (schema.type && !typeMatches(schema.type, value)) {
+    // An int-or-string value goes on to its anyOf branches and, as a string, to its pattern.
+  } else if (schema.type && !typeMatches(schema.type, value)) {
     errs.push({ type: 'FieldValueTypeInvalid', field: path, value: typeName(value), detail: `${path} in body must be of type ${schema.type}: ${JSON.stringify(typeName(value))}` });
     return;
   }
+  validateComposites(value, schema, path, errs, validateAgainstSchema);
   if (Array.isArray(schema.enum) && !schema.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(value))) {
     errs.push({ type: 'FieldValueNotSupported', field: path, value, supported: schema.enum.map((e: unknown) => (typeof e === 'string' ? e : JSON.stringify(e))) });
   }
@@ -52,7 +56,7 @@ export function validateAgainstSchema(value: unknown, schema: Schema | undefined
   }
   if (typeof value === 'string') {
     const len = [...value].length;
-    if (schema.maxLength !== undefined && len > schema.maxLength) errs.push({ type: 'FieldValueTooLong', field: path, value, detail: `may not be longer than ${schema.maxLength}` });
+    if (schema.maxLength !== undefined && len > schema.maxLength) errs.push({ type: 'FieldValueTooLong', field: path, value, detail: `must have at most ${schema.maxLength} bytes` });
     if (schema.minLength !== undefined && len < schema.minLength) errs.push({ type: 'FieldValueInvalid', field: path, value, detail: `${path} in body should be at least ${schema.minLength} chars long` });
     if (schema.pattern) {
       let re: RegExp | undefined;
@@ -85,15 +89,39 @@ export function validateAgainstSchema(value: unknown, schema: Schema | undefined
   }
 }
 
-/** Validate a custom object: everything but apiVersion/kind/metadata against the version's schema. */
-export function validateCustomObject(obj: Record<string, unknown>, schema: Schema | undefined): FieldError[] {
+/**
+ * The restrictions a CRD may put on metadata.name and metadata.generateName (the only metadata
+ * fields its schema may describe); the rest of metadata is ObjectMeta's own validation.
+ */
+function validateMetadataNames(metadata: unknown, schema: Schema | undefined, errs: FieldError[]): void {
+  const props = schema?.properties;
+  if (!props || typeof metadata !== 'object' || metadata === null) return;
+  for (const key of ['name', 'generateName']) {
+    const value = (metadata as Record<string, unknown>)[key];
+    if (value !== undefined && props[key]) validateAgainstSchema(value, props[key], `metadata.${key}`, errs);
+  }
+}
+
+/**
+ * Validate a custom object against the version's schema (apiVersion/kind/metadata are the
+ * server's; a schema may only restrict metadata's names), then the embedded resources' type
+ * fields and the list-type uniqueness rules, in kube's order.
+ */
+export function validateCustomObject(obj: Record<string, unknown>, schema: Schema | undefined, old?: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
   if (!schema) return errs;
-  const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = obj;
+  const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
+  validateMetadataNames(metadata, schema.properties?.metadata, errs);
   const props = { ...(schema.properties ?? {}) };
   delete props.apiVersion;
   delete props.kind;
   delete props.metadata;
   validateAgainstSchema(rest, { ...schema, properties: props, required: (schema.required ?? []).filter((r: string) => !['apiVersion', 'kind', 'metadata'].includes(r)) }, '', errs);
+  validateEmbeddedResources('', rest, { ...schema, properties: props }, errs);
+  // On update the list rules ratchet: an object stored with repeats (before its CRD said
+  // set/map) may still be updated as long as it had them already.
+  const oldListErrs: FieldError[] = [];
+  if (old) validateListSetsAndMaps('', schema, old, oldListErrs);
+  if (oldListErrs.length === 0) validateListSetsAndMaps('', schema, obj, errs);
   return errs;
 }

@@ -81,7 +81,8 @@ describe('schemas from /openapi/v3', () => {
     expect((await server.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
     const widget = (await lookup('example.com', 'v1', 'Widget'))!;
     expect(widget).toBeDefined();
-    expect(fieldHover(widget, ['spec'], 'size')).toBe('**.spec.size** `integer`');
+    // The CRD keeps its schema's descriptions (JSONSchemaProps.description), so the hover shows it.
+    expect(fieldHover(widget, ['spec'], 'size')).toBe('**.spec.size** `integer`\n\nHow big.');
     const problems = await validateYaml('apiVersion: example.com/v1\nkind: Widget\nspec:\n  size: big\n  colour: red\n', lookup);
     expect(problems.map((p) => p.message)).toEqual(['spec.size: expected integer, got string "big"', 'unknown field "spec.colour" (Object has no such field)']);
   });
