@@ -14,10 +14,12 @@
 // that promise (group-commit.ts), so a `kill -9` at any moment loses no acknowledged write.
 // LMDB's copy-on-write B-tree never leaves a torn page behind after a crash.
 //
-// One process owns a data directory (lock.ts): a second host over the same files would keep its
+// One process owns a data directory (dir-lock.ts): a second host over the same files would keep its
 // own key index and revision counter and the two would overwrite each other's revisions.
 
+import { mkdirSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { lockDirectory, type DirLock } from './dir-lock';
 import { StorageError, type BackendState, type CommitBatch, type IndexRecord, type KvBackend } from '../../core/storage/types';
 import { fromDurable, needsHistoryRecord, toDurable, type DurableEvent } from '../idb/durable-history';
 
@@ -39,6 +41,7 @@ export interface LmdbBackendOptions {
 
 export function createLmdbBackend(opts: LmdbBackendOptions): KvBackend {
   let env: RootDatabase | undefined;
+  let lock: DirLock | undefined;
   let objects!: Database<ObjectRecord, string>;
   let history!: Database<DurableEvent[], number>;
   let meta!: Database<{ compactRevision: number }, string>;
@@ -47,8 +50,15 @@ export function createLmdbBackend(opts: LmdbBackendOptions): KvBackend {
 
   const environment = (): RootDatabase => {
     if (!env) {
-      // Durable commits: the fsync is part of the commit, not overlapped after it (see header).
-      env = open({ path: opts.path, overlappingSync: false, noSync: false, maxDbs: 4 });
+      mkdirSync(opts.path, { recursive: true });
+      lock = lockDirectory(opts.path);
+      try {
+        // Durable commits: the fsync is part of the commit, not overlapped after it (see header).
+        env = open({ path: opts.path, overlappingSync: false, noSync: false, maxDbs: 4 });
+      } catch (error) {
+        lock.release();
+        throw error;
+      }
       objects = env.openDB<ObjectRecord, string>({ name: 'objects' });
       history = env.openDB<DurableEvent[], number>({ name: 'history' });
       meta = env.openDB<{ compactRevision: number }, string>({ name: 'meta' });
@@ -148,6 +158,8 @@ export function createLmdbBackend(opts: LmdbBackendOptions): KvBackend {
       const closing = env;
       env = undefined;
       await closing?.close();
+      lock?.release();
+      lock = undefined;
     },
   };
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -111,5 +112,26 @@ describe('lmdb backend', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(seen).toEqual(['put /r/a {"rv":2}', 'put /r/b {"rv":3}', 'put /r/c {"rv":4}']);
     await again.close();
+  });
+});
+
+describe('lmdb data directory lock', () => {
+  it('refuses a directory another live process holds, and takes over one left by a dead process', async () => {
+    const path = join(root, `locked-${++counter}`);
+    mkdirSync(path, { recursive: true });
+    // The parent of this test worker is alive for the whole test.
+    writeFileSync(join(path, 'host.lock'), `${process.ppid}\n`);
+    const refused = await createLmdbBackend({ path }).open().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StorageError);
+    expect((refused as StorageError).code).toBe('Unavailable');
+    expect((refused as StorageError).message).toContain(`in use by process ${process.ppid}`);
+
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(path, 'host.lock'), `${dead}\n`);
+    const backend = createLmdbBackend({ path });
+    expect((await backend.open()).revision).toBe(0);
+    expect(readFileSync(join(path, 'host.lock'), 'utf8').trim()).toBe(String(process.pid));
+    await backend.close();
+    expect(existsSync(join(path, 'host.lock'))).toBe(false);
   });
 });

@@ -20,7 +20,10 @@ export interface HostFlags {
   anonymousAuth?: boolean;
   /** `--secure-port`: serve HTTPS on this port (instead of HTTP on --port), with certificates from the data dir. */
   securePort?: number;
-  /** `--data-dir`: where the CA and serving certificate are kept. Default `.kube-playground`. */
+  /**
+   * `--data-dir`: where the CA and serving certificate are kept (default `.kube-playground`). Given
+   * explicitly, it also keeps the cluster's objects (LMDB in `<dir>/storage`); otherwise they live in memory.
+   */
   dataDir?: string;
   /** `--runtime-config`: group/versions switched on or off (`batch/v1beta1=false`), validated here. */
   runtimeConfig?: string;

@@ -1,6 +1,7 @@
 // `npm run serve`: the Kubernetes API over HTTP for kubectl, helm and client libraries.
 // Prints exactly one line to stdout once listening (scripts and the e2e harness parse it).
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createLmdbBackend } from '../../backends/lmdb/lmdb-backend';
 import { createApiServer, type ApiServer } from '../../core/api';
 import { nodeWebhookTransport } from './webhook-transport';
 import { createWriteStream } from 'node:fs';
@@ -44,7 +45,11 @@ async function main(argv: string[]): Promise<void> {
   const dataDir = resolve(flags.dataDir ?? '.kube-playground');
   // Made before the API server, whose kube-root-ca.crt ConfigMaps publish this CA.
   const certs = flags.securePort !== undefined ? await ensureServingCerts(dataDir, flags.host) : undefined;
+  // Objects are kept on disk only when --data-dir is given: the in-memory default stays, and the
+  // default data dir (TLS material only) never starts holding a cluster behind the user's back.
+  const backend = flags.dataDir !== undefined ? createLmdbBackend({ path: join(dataDir, 'storage') }) : undefined;
   const api = await createApiServer({
+    backend,
     historyWindowMs: flags.historyWindowMs,
     authorization: flags.authorizationMode,
     authentication,
