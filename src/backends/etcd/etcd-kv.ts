@@ -60,9 +60,10 @@ export class EtcdKv {
     return { key: this.storeKey(kv.key)!, value: fromStored(kv.value.toString(), modRev), createRev: Number(kv.create_revision), modRev };
   }
 
-  async range(req: { key: Buffer; end?: Buffer; revision?: number; limit?: number; countOnly?: boolean; keysOnly?: boolean }): Promise<IRangeResponse> {
+  async range(req: { key: Buffer; end?: Buffer; revision?: number; limit?: number; countOnly?: boolean; keysOnly?: boolean; deadlineMs?: number }): Promise<IRangeResponse> {
+    const options = req.deadlineMs === undefined ? undefined : { deadline: Date.now() + req.deadlineMs };
     return this.call('range', () =>
-      this.client.kv.range({ key: req.key, range_end: req.end, revision: req.revision ?? 0, limit: req.limit ?? 0, count_only: req.countOnly, keys_only: req.keysOnly }),
+      this.client.kv.range({ key: req.key, range_end: req.end, revision: req.revision ?? 0, limit: req.limit ?? 0, count_only: req.countOnly, keys_only: req.keysOnly }, options),
     );
   }
 

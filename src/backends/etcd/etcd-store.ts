@@ -176,7 +176,7 @@ class EtcdStore implements MvccStore {
       const rev = Number(res.header.revision);
       // Answered once this host's watches and counts include the write (they are fed by etcd's
       // watch); the write itself is committed either way.
-      await this.mirror.waiters.wait(rev, MIRROR_WAIT_MS).catch(() => undefined);
+      if (rev > this.mirror.revision) await this.mirror.waiters.wait(rev, MIRROR_WAIT_MS).catch(() => undefined);
       if (stored === undefined) return { prev: current, changed: true };
       const kv: KV = { key, value: fromStored(stored, rev), createRev: current ? current.createRev : rev, modRev: rev };
       return { kv, prev: current, changed: true };
@@ -201,7 +201,8 @@ class EtcdStore implements MvccStore {
   async healthy(): Promise<boolean> {
     if (this.closed) return false;
     try {
-      await this.kv.range({ key: this.kv.etcdKey('/'), limit: 1, keysOnly: true });
+      // kube-apiserver's --etcd-healthcheck-timeout default: 2 s.
+      await this.kv.range({ key: this.kv.etcdKey('/'), limit: 1, keysOnly: true, deadlineMs: 2000 });
       return true;
     } catch {
       return false;

@@ -48,7 +48,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const backend = opts.backend ?? createMemoryBackend();
   // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
   let activeWriters = 0;
-  const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen, activeWriters: () => activeWriters });
+  const mvcc = opts.store ?? (await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen, activeWriters: () => activeWriters }));
   const catalog = new Catalog([...builtinResources]);
   const serving = configureServing(catalog, builtinResources, opts);
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);

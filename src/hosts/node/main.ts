@@ -2,6 +2,7 @@
 // Prints exactly one line to stdout once listening (scripts and the e2e harness parse it).
 import { join, resolve } from 'node:path';
 import { createLmdbBackend } from '../../backends/lmdb/lmdb-backend';
+import { openEtcdStore } from '../../backends/etcd/etcd-store';
 import { createApiServer, type ApiServer } from '../../core/api';
 import { nodeWebhookTransport } from './webhook-transport';
 import { createWriteStream } from 'node:fs';
@@ -38,7 +39,7 @@ async function main(argv: string[]): Promise<void> {
     flags = parseFlags(argv);
   } catch (err) {
     if (!(err instanceof FlagError)) throw err;
-    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR]\n`);
+    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR] [--etcd-servers http://127.0.0.1:2379,...] [--etcd-prefix /registry]\n`);
     process.exit(2);
   }
   const authentication = await authenticationFromFlags(flags);
@@ -47,9 +48,12 @@ async function main(argv: string[]): Promise<void> {
   const certs = flags.securePort !== undefined ? await ensureServingCerts(dataDir, flags.host) : undefined;
   // Objects are kept on disk only when --data-dir is given: the in-memory default stays, and the
   // default data dir (TLS material only) never starts holding a cluster behind the user's back.
-  const backend = flags.dataDir !== undefined ? createLmdbBackend({ path: join(dataDir, 'storage') }) : undefined;
+  // With --etcd-servers the objects live in etcd, shared with every host on the same cluster.
+  const store = flags.etcdServers ? await openEtcdStore({ servers: flags.etcdServers, prefix: flags.etcdPrefix ?? '/registry', historyWindowMs: flags.historyWindowMs }) : undefined;
+  const backend = !store && flags.dataDir !== undefined ? createLmdbBackend({ path: join(dataDir, 'storage') }) : undefined;
   const api = await createApiServer({
     backend,
+    store,
     historyWindowMs: flags.historyWindowMs,
     authorization: flags.authorizationMode,
     authentication,
