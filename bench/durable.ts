@@ -28,8 +28,9 @@ function configMap(name: string): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { 'settings.json': '{"mode":"bench","retries":3}', greeting: 'hello' } });
 }
 
-async function startDurableHost(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--data-dir', dataDir, '--kubeconfig', join(dataDir, 'kubeconfig')], {
+/** `npm run serve` with these flags in a child process; its kubeconfig goes into `dir`. */
+export async function startHostProcess(dir: string, flags: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), ...flags], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -57,7 +58,7 @@ export async function runDurableBench(opts: { samples?: number; warmup?: number 
   const samples = opts.samples ?? 600;
   const warmup = opts.warmup ?? 100;
   const dir = await mkdtemp(join(tmpdir(), 'bench-durable-'));
-  const host = await startDurableHost(join(dir, 'host'));
+  const host = await startHostProcess(dir, ['--data-dir', join(dir, 'host')]);
   // Same options as the backend (src/backends/lmdb/lmdb-backend.ts): commits include the fsync.
   const raw = open({ path: join(dir, 'raw'), overlappingSync: false, noSync: false, maxDbs: 4 });
   const objects = raw.openDB<{ v: string; c: number; m: number }, string>({ name: 'objects' });

@@ -86,6 +86,10 @@ class EtcdStore implements MvccStore {
     return found ? this.kv.toKv(found) : undefined;
   }
 
+  getCached(key: string): KV | undefined {
+    return this.mirror.index.get(key);
+  }
+
   async range(prefix: string, opts: RangeOptions = {}): Promise<RangeResult> {
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
     const end = prefixEnd(this.kv.etcdKey(prefix));
