@@ -86,4 +86,29 @@ describe('two Node hosts on one etcd cluster', () => {
     const viaB = await fetch(`${b.url}${CM}/cm-3`).then((r) => r.text());
     expect(viaB).toBe(viaA);
   }, 90_000);
+
+  it('answers 500 InternalError and fails readyz while etcd has no quorum, and recovers without a restart', async () => {
+    const [a, b] = hosts as [HostProcess, HostProcess];
+    const [, m1, m2] = cluster!.members as [unknown, (typeof cluster.members)[0], (typeof cluster.members)[0]];
+    await Promise.all([m1.kill(), m2.kill()]);
+    const failed = await request(`${a.url}${CM}`, 'POST', { metadata: { name: 'during-outage' } });
+    expect(failed.status).toBe(500);
+    expect(failed.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'InternalError', code: 500 });
+    const ready = await fetch(`${a.url}/readyz?verbose`);
+    expect(ready.status).toBe(500);
+    expect(await ready.text()).toContain('[-]etcd failed: reason withheld');
+
+    await Promise.all([m1.start(), m2.start()]);
+    // Through the other host, started while the members come back: it must see the next write.
+    const watching = readWatch(`${b.url}${CM}?watch=1`, (ev) => ev.object.metadata?.name === 'after-outage');
+    let created: Awaited<ReturnType<typeof request>> | undefined;
+    for (let i = 0; i < 60 && created?.status !== 201; i++) {
+      created = await request(`${a.url}${CM}`, 'POST', { metadata: { name: 'after-outage' } });
+      if (created.status !== 201) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(created?.status).toBe(201);
+    const watched = await watching;
+    expect(watched.events.at(-1)?.object.metadata.resourceVersion).toBe(created!.body.metadata.resourceVersion);
+    expect((await fetch(`${a.url}/readyz`)).status).toBe(200);
+  }, 90_000);
 });
