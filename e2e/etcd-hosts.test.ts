@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEtcdCluster } from '../src/backends/etcd/testing-etcd';
+import { startEtcdCluster, type EtcdMember } from '../src/backends/etcd/testing-etcd';
 import { readWatch, request, startHost, type HostProcess } from './durable-host';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -89,7 +89,7 @@ describe('two Node hosts on one etcd cluster', () => {
 
   it('answers 500 InternalError and fails readyz while etcd has no quorum, and recovers without a restart', async () => {
     const [a, b] = hosts as [HostProcess, HostProcess];
-    const [, m1, m2] = cluster!.members as [unknown, (typeof cluster.members)[0], (typeof cluster.members)[0]];
+    const [m1, m2] = cluster!.members.slice(1) as [EtcdMember, EtcdMember];
     await Promise.all([m1.kill(), m2.kill()]);
     const failed = await request(`${a.url}${CM}`, 'POST', { metadata: { name: 'during-outage' } });
     expect(failed.status).toBe(500);
