@@ -17,6 +17,12 @@ export interface ApiServerOptions {
    * `backend`; the API server closes it.
    */
   store?: MvccStore;
+  /**
+   * Run kube-controller-manager's controllers (tokens, disruption, garbage collector, resource
+   * quota, root CA publisher) only while this server holds the kube-system/kube-controller-manager
+   * Lease under this identity: for several servers on one etcd. Absent: they always run.
+   */
+  leaderElection?: { identity: string; timing?: import('./registry/resources/controller-leader').LeaderTiming };
   /** How long history (watch resume, continue tokens, reads at past revisions) is kept. Default 5 minutes. */
   historyWindowMs?: number;
   /** Address advertised in legacy discovery (`serverAddressByClientCIDRs`). */

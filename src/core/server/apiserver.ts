@@ -39,6 +39,7 @@ import { QuotaStatusController } from '../admission/resource-quota';
 import { parseRequest } from './requestinfo';
 import { badRequestTarget } from './respond';
 import { healthChecks } from './health';
+import { ControllerLeader } from '../registry/resources/controller-leader';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -81,6 +82,25 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
   const flowControl = new FlowControl(ctx);
   const apiServiceStatus = new ApiServiceAvailability(ctx);
+
+  // kube-controller-manager's part: with leader election only the Lease holder runs it.
+  const managerControllers = {
+    async start() {
+      await legacyTokens.start();
+      await pdbStatus.start();
+      await garbageCollector.start();
+      await quotaStatus.start();
+      await rootCaPublisher.start();
+    },
+    stop() {
+      legacyTokens.stop();
+      pdbStatus.stop();
+      garbageCollector.stop();
+      quotaStatus.stop();
+      rootCaPublisher.stop();
+    },
+  };
+  const leader = opts.leaderElection ? new ControllerLeader(ctx, opts.leaderElection.identity, managerControllers, opts.leaderElection.timing) : undefined;
 
   let openapi: OpenApiService | undefined;
   let openapiGen = -1;
@@ -136,11 +156,8 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapApiServices(ctx);
     await saTokens.start();
     await legacyValidator.start();
-    await legacyTokens.start();
-    await pdbStatus.start();
-    await garbageCollector.start();
-    await quotaStatus.start();
-    await rootCaPublisher.start();
+    if (leader) await leader.start();
+    else await managerControllers.start();
     await apiServiceStatus.start();
     if (rbacSync) {
       await reconcileBootstrapPolicy(ctx);
@@ -212,6 +229,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       shuttingDown = true;
       ctx.closed = true;
       rbacSync?.stop();
+      leader?.stop();
       saTokens.stop();
       legacyValidator.stop();
       legacyTokens.stop();

@@ -1,6 +1,8 @@
 // `npm run serve`: the Kubernetes API over HTTP for kubectl, helm and client libraries.
 // Prints exactly one line to stdout once listening (scripts and the e2e harness parse it).
 import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { createLmdbBackend } from '../../backends/lmdb/lmdb-backend';
 import { openEtcdStore } from '../../backends/etcd/etcd-store';
 import { createApiServer, type ApiServer } from '../../core/api';
@@ -54,6 +56,8 @@ async function main(argv: string[]): Promise<void> {
   const api = await createApiServer({
     backend,
     store,
+    // Several hosts may share the etcd cluster: the controllers run in the Lease holder only.
+    leaderElection: store ? { identity: `${hostname()}_${randomUUID()}` } : undefined,
     historyWindowMs: flags.historyWindowMs,
     authorization: flags.authorizationMode,
     authentication,
