@@ -87,6 +87,24 @@ describe('two Node hosts on one etcd cluster', () => {
     expect(viaB).toBe(viaA);
   }, 90_000);
 
+  it('runs the controllers in one host: one Lease holder, one token Secret per ServiceAccount', async () => {
+    const [a, b] = hosts as [HostProcess, HostProcess];
+    const lease = await request(`${a.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager`, 'GET');
+    expect(lease.status).toBe(200);
+    expect(lease.body.spec.holderIdentity).toMatch(/_[0-9a-f-]{36}$/);
+    expect((await request(`${b.url}/api/v1/namespaces/default/serviceaccounts`, 'POST', { metadata: { name: 'robot' } })).status).toBe(201);
+    let tokens: string[] = [];
+    for (let i = 0; i < 40 && tokens.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const secrets = await request(`${a.url}/api/v1/namespaces/default/secrets`, 'GET');
+      tokens = (secrets.body.items as Array<{ metadata: { name: string } }>).map((s) => s.metadata.name).filter((n) => n.startsWith('robot-token-'));
+    }
+    // Give a second controller time to add its own, were one running.
+    await new Promise((r) => setTimeout(r, 500));
+    const secrets = await request(`${b.url}/api/v1/namespaces/default/secrets`, 'GET');
+    expect((secrets.body.items as Array<{ metadata: { name: string } }>).filter((s) => s.metadata.name.startsWith('robot-token-'))).toHaveLength(1);
+  });
+
   it('answers 500 InternalError and fails readyz while etcd has no quorum, and recovers without a restart', async () => {
     const [a, b] = hosts as [HostProcess, HostProcess];
     const [m1, m2] = cluster!.members.slice(1) as [EtcdMember, EtcdMember];

@@ -15,6 +15,15 @@ import { StorageError, type KV, type StoreEvent, type WatchHandle } from '../../
 import { prefixEnd, type EtcdKv } from './etcd-kv';
 import { fromStored } from './stored-value';
 
+/**
+ * A key under the prefix that only moves revisions: when a read's revision (etcd's, which counts
+ * writes outside the prefix too) is ahead of the mirror, a put here comes back through the watch
+ * and proves every earlier change of the prefix was applied (etcd 3.4's progress request is not
+ * reachable through the etcd3 client). Never in the index, history or watches; its value is not
+ * an object, so the initial list skips it too.
+ */
+export const PROGRESS_KEY = '/~progress';
+
 /** Keys per range while listing the prefix. */
 const LIST_PAGE = 1000;
 
@@ -118,11 +127,16 @@ export class EtcdMirror {
     if (this.stopped) return;
     const events: StoreEvent[] = [];
     const time = this.now();
+    // Every change of the response counts for the revision, also those skipped (the progress
+    // key, values this store did not write): all changes up to it have been seen.
+    let newest = 0;
     for (const change of res.events) {
       const key = this.kv.storeKey(change.kv.key);
       if (key === undefined) continue;
       const rev = Number(change.kv.mod_revision);
       if (rev <= this.revision) continue; // already applied (a resumed watch may repeat)
+      newest = Math.max(newest, rev);
+      if (key === PROGRESS_KEY) continue;
       const prev = change.prev_kv ? this.decode(change.prev_kv) : undefined;
       let ev: StoreEvent;
       if (change.type === 'Put') {
@@ -141,7 +155,7 @@ export class EtcdMirror {
       events.push(ev);
       this.history.append(ev, time);
     }
-    const last = events.length > 0 ? events[events.length - 1]!.rev : res.events.length === 0 ? Number(res.header.revision) : 0;
+    const last = res.events.length === 0 ? Number(res.header.revision) : newest;
     if (last > this.revision) this.revision = last;
     this.hub.publish(events);
     this.waiters.reached(this.revision);

@@ -154,3 +154,24 @@ describe('etcd store while etcd is down', () => {
     expect(events.map((ev) => ev.key)).toEqual(['/cm/ns/after']);
   }, 60_000);
 });
+
+describe('etcd store revisions from outside its prefix', () => {
+  it('reaches a revision made by writes outside the prefix (a list at it answers without waiting long)', async () => {
+    const store = await open(freshPrefix());
+    await store.create('/cm/ns/mine', obj('mine'));
+    const { Etcd3 } = await import('etcd3');
+    const client = new Etcd3({ hosts: cluster.servers });
+    const foreign = await client.put('/someone-else/key').value('x').exec();
+    client.close();
+    const rev = Number(foreign.header.revision);
+    expect(rev).toBeGreaterThan(store.revision);
+    const started = Date.now();
+    await store.waitForRevision(rev, 3000);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(store.revision).toBeGreaterThanOrEqual(rev);
+    // The progress key is nobody's object.
+    expect(store.count('/')).toBe(1);
+    expect((await store.range('/')).kvs.map((kv) => kv.key)).toEqual(['/cm/ns/mine']);
+    expect((await store.range('/', { filter: () => true })).kvs.map((kv) => kv.key)).toEqual(['/cm/ns/mine']);
+  });
+});

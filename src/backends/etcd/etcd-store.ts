@@ -24,7 +24,7 @@ import {
   type WatchHandle,
 } from '../../core/storage/types';
 import { EtcdKv, prefixEnd, type EtcdKvOptions } from './etcd-kv';
-import { EtcdMirror } from './etcd-mirror';
+import { EtcdMirror, PROGRESS_KEY } from './etcd-mirror';
 import { fromStored, toStored } from './stored-value';
 
 export interface EtcdStoreOptions extends EtcdKvOptions {
@@ -37,6 +37,8 @@ export interface EtcdStoreOptions extends EtcdKvOptions {
 
 /** Items fetched per etcd range while a filter drops some (kube's List pages the same way). */
 const FILTERED_PAGE = 500;
+/** How long a wait for a revision trusts the watch alone before writing the progress key. */
+const PROGRESS_NUDGE_MS = 50;
 /** How long a write waits for the mirror to see it before answering anyway. */
 const MIRROR_WAIT_MS = 10_000;
 
@@ -100,16 +102,21 @@ class EtcdStore implements MvccStore {
     if (!opts.filter) {
       // One range: etcd's count says how many keys the span holds beyond the page.
       const res = await this.kv.range({ key: start, end, revision: rev, limit: limit === Infinity ? 0 : limit });
-      for (const item of res.kvs) kvs.push(this.kv.toKv(item));
-      const count = Number(res.count);
+      let skipped = 0;
+      for (const item of res.kvs) {
+        const found = this.decoded(item);
+        if (found) kvs.push(found);
+        else skipped++;
+      }
+      const count = Number(res.count) - skipped;
       return { kvs, rev: rev || Number(res.header.revision), more: count > kvs.length, remaining: count - kvs.length };
     }
     for (;;) {
       const res = await this.kv.range({ key: start, end, revision: rev, limit: FILTERED_PAGE });
       if (!rev) rev = Number(res.header.revision);
       for (const item of res.kvs) {
-        const found = this.kv.toKv(item);
-        if (!opts.filter(found)) continue;
+        const found = this.decoded(item);
+        if (!found || !opts.filter(found)) continue;
         if (kvs.length >= limit) {
           more = true;
           break;
@@ -125,6 +132,16 @@ class EtcdStore implements MvccStore {
       remaining = Number((await this.kv.range({ key: after, end, revision: rev, countOnly: true })).count);
     }
     return { kvs, rev, more, remaining };
+  }
+
+  /** A stored object; undefined for the progress key and values this store did not write. */
+  private decoded(item: { key: Buffer; value: Buffer; create_revision: string; mod_revision: string }): KV | undefined {
+    if (this.kv.storeKey(item.key) === PROGRESS_KEY) return undefined;
+    try {
+      return this.kv.toKv(item);
+    } catch {
+      return undefined;
+    }
   }
 
   count(prefix: string): number {
@@ -195,7 +212,15 @@ class EtcdStore implements MvccStore {
   waitForRevision(rev: number, timeoutMs: number): Promise<void> {
     if (rev <= this.mirror.revision) return Promise.resolve();
     if (this.closed) return Promise.reject(new StorageError('Unavailable', 'store is closed'));
-    return this.mirror.waiters.wait(rev, timeoutMs);
+    const reached = this.mirror.waiters.wait(rev, timeoutMs);
+    // Not there a moment later: the revision may belong to writes outside the prefix, which the
+    // mirror's watch never reports. A put of the progress key moves the mirror past it.
+    const nudge = setTimeout(() => {
+      if (rev > this.mirror.revision && !this.closed) {
+        this.kv.txn({ success: [{ request_put: { key: this.kv.etcdKey(PROGRESS_KEY), value: Buffer.from(String(rev)) } }] }).catch(() => undefined);
+      }
+    }, PROGRESS_NUDGE_MS);
+    return reached.finally(() => clearTimeout(nudge));
   }
 
   compact(): void {
