@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createLmdbBackend } from '../../backends/lmdb/lmdb-backend';
 import { openEtcdStore } from '../../backends/etcd/etcd-store';
+import { StorageError } from '../../core/storage/types';
 import { createApiServer, type ApiServer } from '../../core/api';
 import { nodeWebhookTransport } from './webhook-transport';
 import { createWriteStream } from 'node:fs';
@@ -103,6 +104,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // Storage that cannot open (etcd unreachable, a data dir in use) is the user's to fix: one line.
+  if (err instanceof StorageError) process.stderr.write(`error: storage: ${err.message}\n`);
+  else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });
