@@ -145,6 +145,8 @@ export class EtcdMirror {
         this.index.set(kv);
         ev = { type: 'put', key, rev, value: kv.value, createRev: kv.createRev };
       } else {
+        // The deletion of something this store never held (a foreign value) is nobody's event.
+        if (!prev && !this.index.get(key)) continue;
         this.index.delete(key);
         ev = { type: 'delete', key, rev, createRev: prev?.createRev ?? 0 };
       }
