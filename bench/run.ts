@@ -6,6 +6,8 @@ import { formatListWalk, runListWalkBench, type ListWalkResult } from './list-wa
 import { formatFanout, runFanoutBench, type FanoutResult } from './watch-fanout';
 import { formatMemory, runMemoryBench, type MemoryResult } from './memory';
 import { formatApply, runApplyBench, type ApplyResult } from './apply';
+import { DURABLE_TARGET, formatDurable, runDurableBench, type DurableResult } from './durable';
+import { ETCD_CREATE_TARGET, ETCD_GET_TARGET, formatEtcdHost, runEtcdHostBench, type EtcdHostResult } from './etcd-host';
 import { CONVERSION_TARGET, formatConversion, runConversionBench, type ConversionResult } from './conversion';
 
 async function main(): Promise<void> {
@@ -27,6 +29,26 @@ async function main(): Promise<void> {
     else console.log(`etcd: skipped (${etcd.reason})`);
   } catch (err) {
     console.log(`etcd: FAILED: ${(err as Error).message}`);
+  }
+
+  console.log('');
+  let etcdHost: EtcdHostResult | undefined;
+  if (etcd?.available) {
+    try {
+      etcdHost = await runEtcdHostBench();
+      console.log(formatEtcdHost(etcdHost));
+    } catch (err) {
+      console.log(`--etcd-servers: FAILED: ${(err as Error).message}`);
+    }
+  }
+
+  console.log('');
+  let durable: DurableResult | undefined;
+  try {
+    durable = await runDurableBench();
+    console.log(formatDurable(durable));
+  } catch (err) {
+    console.log(`--data-dir: FAILED: ${(err as Error).message}`);
   }
 
   console.log('');
@@ -83,6 +105,10 @@ async function main(): Promise<void> {
   if (etcd?.available) {
     console.log(`  etcd puts/s with 16 in flight: ${etcd.putsPerSec16.toFixed(0)}${crud ? ` (ours/etcd = ${(crud.createsPerSec16 / etcd.putsPerSec16).toFixed(2)})` : ''}`);
   }
+  if (etcdHost) {
+    console.log(`  --etcd-servers creates/s ${(etcdHost.createsPerSec16 / etcdHost.rawPutsPerSec16).toFixed(2)}x raw etcd puts/s (target >= ${ETCD_CREATE_TARGET}x), GET p50 ${(etcdHost.getP50 / etcdHost.rawRangeP50).toFixed(2)}x a raw etcd range (target <= ${ETCD_GET_TARGET}x)`);
+  }
+  if (durable) console.log(`  --data-dir create p50 ${(durable.createP50 / durable.rawPutP50).toFixed(2)}x a raw durable LMDB put (target <= ${DURABLE_TARGET}x), ${(durable.createP50 / (durable.floorP50 + durable.rawPutP50)).toFixed(2)}x T + P`);
   if (walk) console.log(`  list walk 10k/limit=500: ${walk.walkMs.toFixed(0)} ms, ${(walk.walkMs / walk.joinMs).toFixed(2)}x join (targets <= 500 ms, <= 1.5x)`);
   if (fanout) console.log(`  watch fan-out: ${fanout.perWatcherEventUs.toFixed(2)} µs per watcher per event (target <= 20 µs), in order: ${fanout.allInOrder ? 'yes' : 'NO'}`);
   if (memory) console.log(`  memory: ${memory.ratio.toFixed(2)}x JSON size (target <= 3x)`);
@@ -93,7 +119,7 @@ async function main(): Promise<void> {
     const parts = conversion.cases.map((c) => `${c.name} ${(c.convertedP50 / c.storageP50).toFixed(2)}x`);
     console.log(`  conversion, get at another version vs storage version (target <= ${CONVERSION_TARGET.toFixed(2)}x): ${parts.join('; ')}`);
   }
-  if (!crud || !walk || !fanout || !memory || !apply || !conversion) process.exitCode = 1;
+  if (!crud || !durable || !walk || !fanout || !memory || !apply || !conversion) process.exitCode = 1;
 }
 
 void main();

@@ -120,7 +120,10 @@ export async function startCluster(serverArgs: string[] = []): Promise<Cluster> 
     if (!existsSync(join(BIN, tool))) throw new Error(`.tools/bin/${tool} is missing: run node scripts/tools.mjs`);
   }
   const dir = await mkdtemp(join(tmpdir(), 'kube-playground-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), ...serverArgs], {
+  // KP_SERVE_FLAGS runs the suite against another storage, e.g. `--etcd-servers http://127.0.0.1:2379
+  // --etcd-prefix /e2e-{unique}` ({unique}: a fresh value per server, so each starts empty).
+  const extra = (process.env.KP_SERVE_FLAGS ?? '').replaceAll('{unique}', `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`).split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), ...extra, ...serverArgs], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 // The API server: one object, host-free. Hosts call createApiServer once and then handle() per
 // request. Everything else in src/core hangs off this.
 import type { ApiRequest, ApiResponse } from './types';
-import type { BackendState, KvBackend } from './storage/types';
+import type { BackendState, KvBackend, MvccStore } from './storage/types';
 import type { AuthorizationMode } from './auth/access';
 import type { AuthenticationOptions } from './server/authn';
 import type { AuditLog } from './server/audit';
@@ -12,6 +12,17 @@ export type { WebhookCall, WebhookTransport } from './admission/webhooks/call';
 export interface ApiServerOptions {
   /** Durable backend; defaults to the in-memory one. */
   backend?: KvBackend;
+  /**
+   * An MVCC store opened by the host (the Node host's etcd store), used instead of one over
+   * `backend`; the API server closes it.
+   */
+  store?: MvccStore;
+  /**
+   * Run kube-controller-manager's controllers (tokens, disruption, garbage collector, resource
+   * quota, root CA publisher) only while this server holds the kube-system/kube-controller-manager
+   * Lease under this identity: for several servers on one etcd. Absent: they always run.
+   */
+  leaderElection?: { identity: string; timing?: import('./registry/resources/controller-leader').LeaderTiming };
   /** How long history (watch resume, continue tokens, reads at past revisions) is kept. Default 5 minutes. */
   historyWindowMs?: number;
   /** Address advertised in legacy discovery (`serverAddressByClientCIDRs`). */

@@ -56,7 +56,9 @@ function isTerminating(kv: KV): boolean {
 /** NamespaceLifecycle: the namespace must exist, and must not be terminating for creates. */
 export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns: string, name: string): Promise<void> {
   if (!r.info.namespaced) return;
-  const kv = await ctx.mvcc.get(`/core/namespaces/${ns}`);
+  // kube's NamespaceLifecycle reads its informer and looks up live only when the cache misses.
+  const key = `/core/namespaces/${ns}`;
+  const kv = ctx.mvcc.getCached?.(key) ?? (await ctx.mvcc.get(key));
   if (!kv) throw notFound('', 'namespaces', ns);
   if (isTerminating(kv)) {
     const err = forbidden(r.info.group, r.info.resource, name, `unable to create new content in namespace ${ns} because it is being terminated`);

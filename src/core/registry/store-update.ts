@@ -67,6 +67,9 @@ export async function updateObject(
     if (!webhooks) {
       // The fast path: a no-op stops after prepare, without validation or admission.
       res = await ctx.mvcc.update(key, (cur) => {
+        // A store that retries on a conflict (etcd's compare-and-swap) calls this again: what the
+        // previous try reserved (a Service's IPs) is released first.
+        attempt.reset();
         const { next, noop } = attempt.prepare(cur);
         if (noop) return { kind: 'none' };
         attempt.check(next);

@@ -42,6 +42,7 @@ import { QuotaStatusController } from '../admission/resource-quota';
 import { parseRequest } from './requestinfo';
 import { badRequestTarget } from './respond';
 import { healthChecks } from './health';
+import { ControllerLeader } from '../registry/resources/controller-leader';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 import { createOpenApiV2Endpoint } from './openapi-v2-endpoint';
 
@@ -52,7 +53,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const backend = opts.backend ?? createMemoryBackend();
   // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
   let activeWriters = 0;
-  const mvcc = await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen, activeWriters: () => activeWriters });
+  const mvcc = opts.store ?? (await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen, activeWriters: () => activeWriters }));
   const catalog = new Catalog([...builtinResources]);
   const serving = configureServing(catalog, builtinResources, opts);
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);
@@ -89,6 +90,26 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
   const flowControl = new FlowControl(ctx);
   const apiServiceStatus = new ApiServiceAvailability(ctx);
+
+  // kube-controller-manager's part: with leader election only the Lease holder runs it.
+  const managerControllers = {
+    // Each can be switched off with --controllers, as kube-controller-manager's.
+    async start() {
+      if (controllerEnabled('serviceaccount-token')) await legacyTokens.start();
+      if (controllerEnabled('disruption')) await pdbStatus.start();
+      if (controllerEnabled('garbagecollector')) await garbageCollector.start();
+      if (controllerEnabled('resourcequota')) await quotaStatus.start();
+      if (controllerEnabled('root-ca-cert-publisher')) await rootCaPublisher.start();
+    },
+    stop() {
+      legacyTokens.stop();
+      pdbStatus.stop();
+      garbageCollector.stop();
+      quotaStatus.stop();
+      rootCaPublisher.stop();
+    },
+  };
+  const leader = opts.leaderElection ? new ControllerLeader(ctx, opts.leaderElection.identity, managerControllers, opts.leaderElection.timing) : undefined;
 
   let openapi: OpenApiService | undefined;
   let openapiGen = -1;
@@ -152,11 +173,8 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     await bootstrapApiServices(ctx);
     await saTokens.start();
     await legacyValidator.start();
-    if (controllerEnabled('serviceaccount-token')) await legacyTokens.start();
-    if (controllerEnabled('disruption')) await pdbStatus.start();
-    if (controllerEnabled('garbagecollector')) await garbageCollector.start();
-    if (controllerEnabled('resourcequota')) await quotaStatus.start();
-    if (controllerEnabled('root-ca-cert-publisher')) await rootCaPublisher.start();
+    if (leader) await leader.start();
+    else await managerControllers.start();
     await apiServiceStatus.start();
     // kube-apiserver's rbac/bootstrap-roles hook runs whenever the RBAC API is served, whatever
     // the authorizer: `cluster-admin`, `view`, ... exist under AlwaysAllow too.
@@ -230,6 +248,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       ctx.closed = true;
       rbacSync?.stop();
       namespaceController.stop();
+      leader?.stop();
       saTokens.stop();
       legacyValidator.stop();
       legacyTokens.stop();

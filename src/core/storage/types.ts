@@ -96,6 +96,12 @@ export interface MvccStore {
   readonly backendName: string;
 
   get(key: string, rev?: number): Promise<KV | undefined>;
+  /**
+   * This host's view of a key, which may lag the latest write by a moment (kube's informer
+   * caches). Only stores whose get is a remote round trip have it (etcd); admission lookups use
+   * it first and fall back to get, as kube's listers fall back to a live lookup.
+   */
+  getCached?(key: string): KV | undefined;
   /** Keys that start with `prefix`, in key order. */
   range(prefix: string, opts?: RangeOptions): Promise<RangeResult>;
   /** Number of current keys under `prefix`. Synchronous: answered from the key index. */

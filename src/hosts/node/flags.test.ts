@@ -45,3 +45,17 @@ describe('parseFlags controllers and client CA', () => {
     expect(() => parseFlags(['--client-ca-file', 'ca.crt'])).toThrow(new FlagError('--client-ca-file needs --secure-port'));
   });
 });
+
+describe('parseFlags storage', () => {
+  it('parses --data-dir, --etcd-servers and --etcd-prefix', () => {
+    expect(parseFlags(['--data-dir', 'state'])).toMatchObject({ dataDir: 'state' });
+    expect(parseFlags(['--etcd-servers=http://127.0.0.1:2379, http://127.0.0.1:22379/', '--etcd-prefix', '/kp'])).toMatchObject({
+      etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:22379/'],
+      etcdPrefix: '/kp',
+    });
+    expect(() => parseFlags(['--etcd-servers', '127.0.0.1:2379'])).toThrow('--etcd-servers "127.0.0.1:2379": want a URL like http://127.0.0.1:2379');
+    expect(() => parseFlags(['--etcd-servers', 'https://etcd:2379'])).toThrow('only http:// is supported');
+    expect(() => parseFlags(['--etcd-servers', ','])).toThrow('--etcd-servers must not be empty');
+    expect(() => parseFlags(['--etcd-prefix', 'registry'])).toThrow('--etcd-prefix "registry": must start with /');
+  });
+});

@@ -21,8 +21,15 @@ export interface HostFlags {
   anonymousAuth?: boolean;
   /** `--secure-port`: serve HTTPS on this port (instead of HTTP on --port), with certificates from the data dir. */
   securePort?: number;
-  /** `--data-dir`: where the CA and serving certificate are kept. Default `.kube-playground`. */
+  /**
+   * `--data-dir`: where the CA and serving certificate are kept (default `.kube-playground`). Given
+   * explicitly, it also keeps the cluster's objects (LMDB in `<dir>/storage`); otherwise they live in memory.
+   */
   dataDir?: string;
+  /** `--etcd-servers`: etcd client URLs; objects live in etcd (overrides --data-dir's storage). */
+  etcdServers?: string[];
+  /** `--etcd-prefix`: the root of every key in etcd. Default `/registry`. */
+  etcdPrefix?: string;
   /** `--runtime-config`: group/versions switched on or off (`batch/v1beta1=false`), validated here. */
   runtimeConfig?: string;
   /** `--feature-gates` (`APIListChunking=false`), validated here. */
@@ -96,6 +103,20 @@ export function parseFlags(argv: readonly string[]): HostFlags {
       case 'data-dir':
         if (!value) throw new FlagError('--data-dir must not be empty');
         flags.dataDir = value;
+        break;
+      case 'etcd-servers': {
+        const servers = value.split(',').map((url) => url.trim()).filter(Boolean);
+        for (const url of servers) {
+          if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new FlagError(`--etcd-servers "${url}": want a URL like http://127.0.0.1:2379`);
+          if (url.startsWith('https:')) throw new FlagError(`--etcd-servers "${url}": only http:// is supported (no --etcd-cafile etc.)`);
+        }
+        if (servers.length === 0) throw new FlagError('--etcd-servers must not be empty');
+        flags.etcdServers = servers;
+        break;
+      }
+      case 'etcd-prefix':
+        if (!value.startsWith('/')) throw new FlagError(`--etcd-prefix "${value}": must start with /`);
+        flags.etcdPrefix = value;
         break;
       case 'anonymous-auth':
         if (value !== 'true' && value !== 'false') throw new FlagError(`--anonymous-auth "${value}": want true or false`);

@@ -1,6 +1,11 @@
 // `npm run serve`: the Kubernetes API over HTTP for kubectl, helm and client libraries.
 // Prints exactly one line to stdout once listening (scripts and the e2e harness parse it).
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { createLmdbBackend } from '../../backends/lmdb/lmdb-backend';
+import { openEtcdStore } from '../../backends/etcd/etcd-store';
+import { StorageError } from '../../core/storage/types';
 import { createApiServer, type ApiServer } from '../../core/api';
 import { nodeWebhookTransport } from './webhook-transport';
 import { createWriteStream } from 'node:fs';
@@ -37,14 +42,23 @@ async function main(argv: string[]): Promise<void> {
     flags = parseFlags(argv);
   } catch (err) {
     if (!(err instanceof FlagError)) throw err;
-    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR] [--client-ca-file FILE] [--controllers *,-serviceaccount-token]\n`);
+    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR] [--etcd-servers http://127.0.0.1:2379,...] [--etcd-prefix /registry] [--client-ca-file FILE] [--controllers *,-serviceaccount-token]\n`);
     process.exit(2);
   }
   const authentication = await authenticationFromFlags(flags);
   const dataDir = resolve(flags.dataDir ?? '.kube-playground');
   // Made before the API server, whose kube-root-ca.crt ConfigMaps publish this CA.
   const certs = flags.securePort !== undefined ? await ensureServingCerts(dataDir, flags.host) : undefined;
+  // Objects are kept on disk only when --data-dir is given: the in-memory default stays, and the
+  // default data dir (TLS material only) never starts holding a cluster behind the user's back.
+  // With --etcd-servers the objects live in etcd, shared with every host on the same cluster.
+  const store = flags.etcdServers ? await openEtcdStore({ servers: flags.etcdServers, prefix: flags.etcdPrefix ?? '/registry', historyWindowMs: flags.historyWindowMs }) : undefined;
+  const backend = !store && flags.dataDir !== undefined ? createLmdbBackend({ path: join(dataDir, 'storage') }) : undefined;
   const api = await createApiServer({
+    backend,
+    store,
+    // Several hosts may share the etcd cluster: the controllers run in the Lease holder only.
+    leaderElection: store ? { identity: `${hostname()}_${randomUUID()}` } : undefined,
     historyWindowMs: flags.historyWindowMs,
     authorization: flags.authorizationMode,
     authentication,
@@ -93,6 +107,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // Storage that cannot open (etcd unreachable, a data dir in use) is the user's to fix: one line.
+  if (err instanceof StorageError) process.stderr.write(`error: storage: ${err.message}\n`);
+  else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

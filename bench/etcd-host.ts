@@ -1,0 +1,91 @@
+// The Node host on a 1-member etcd (`--etcd-servers`) against etcd itself, in one run: creates/s
+// with 16 in flight through the host vs raw etcd puts/s of the same stored bytes with 16 in
+// flight from one etcd3 client, and GET p50 through the host vs a raw etcd range of the same key
+// over that client. The host runs in a child process (as `npm run serve`), etcd in its own.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Etcd3 } from 'etcd3';
+import { startEtcdCluster } from '../src/backends/etcd/testing-etcd';
+import { startHostProcess } from './durable';
+import { concurrent, hit, makeAgent, quantile, sequential } from './http-client';
+
+export interface EtcdHostResult {
+  createsPerSec16: number;
+  rawPutsPerSec16: number;
+  getP50: number;
+  rawRangeP50: number;
+}
+
+export const ETCD_CREATE_TARGET = 0.7;
+export const ETCD_GET_TARGET = 1.5;
+const NS_PATH = '/api/v1/namespaces/default/configmaps';
+
+function configMap(name: string): string {
+  return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { 'settings.json': '{"mode":"bench","retries":3}', greeting: 'hello' } });
+}
+
+export async function runEtcdHostBench(opts: { burst?: number; samples?: number } = {}): Promise<EtcdHostResult> {
+  const burst = opts.burst ?? 2000;
+  const samples = opts.samples ?? 1000;
+  const cluster = await startEtcdCluster(1);
+  const dir = await mkdtemp(join(tmpdir(), 'bench-etcd-host-'));
+  const client = new Etcd3({ hosts: cluster.servers });
+  let host: { url: string; stop(): Promise<void> } | undefined;
+  const agent = makeAgent(1);
+  const agent16 = makeAgent(16);
+  try {
+    host = await startHostProcess(dir, ['--etcd-servers', cluster.servers.join(',')]);
+    const url = host.url;
+    const created = await hit(agent, url, 'POST', NS_PATH, configMap('bench-get'), true);
+    if (created.status !== 201) throw new Error(`create: HTTP ${created.status} ${created.body.slice(0, 200)}`);
+    // The stored bytes of that object, as the host put them.
+    const key = Buffer.from('/registry/core/configmaps/default/bench-get');
+    const stored = (await client.kv.range({ key })).kvs[0]!.value;
+
+    await concurrent(200, 16, (i) => hit(agent16, url, 'POST', NS_PATH, configMap(`warm-${i}`)));
+    await concurrent(200, 16, (i) => client.kv.put({ key: Buffer.from(`/bench/warm-${i}`), value: stored }));
+    const createsPerSec16 = await concurrent(burst, 16, (i) => hit(agent16, url, 'POST', NS_PATH, configMap(`burst-${i}`)));
+    const rawPutsPerSec16 = await concurrent(burst, 16, (i) => client.kv.put({ key: Buffer.from(`/bench/burst-${i}`), value: stored }));
+
+    const getHost = () => hit(agent, url, 'GET', `${NS_PATH}/bench-get`);
+    const rangeRaw = () => client.kv.range({ key });
+    await sequential(200, getHost);
+    await sequential(200, rangeRaw);
+    const gets: number[] = [];
+    const ranges: number[] = [];
+    for (let k = 0; k < 10; k++) {
+      gets.push(...(await sequential(samples / 10, getHost)));
+      ranges.push(...(await sequential(samples / 10, rangeRaw)));
+    }
+    return { createsPerSec16, rawPutsPerSec16, getP50: quantile(gets, 0.5), rawRangeP50: quantile(ranges, 0.5) };
+  } finally {
+    agent.destroy();
+    agent16.destroy();
+    await host?.stop();
+    client.close();
+    await cluster.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function formatEtcdHost(r: EtcdHostResult): string {
+  const createRatio = r.createsPerSec16 / r.rawPutsPerSec16;
+  const getRatio = r.getP50 / r.rawRangeP50;
+  return [
+    `--etcd-servers (1 member): creates/s with 16 in flight ${r.createsPerSec16.toFixed(0)} vs raw etcd puts/s ${r.rawPutsPerSec16.toFixed(0)}: ${createRatio.toFixed(2)}x (target >= ${ETCD_CREATE_TARGET}x ${createRatio >= ETCD_CREATE_TARGET ? 'ok' : 'MISSED'})`,
+    `  GET ConfigMap p50 ${r.getP50.toFixed(3)} ms vs raw etcd range ${r.rawRangeP50.toFixed(3)} ms: ${getRatio.toFixed(2)}x (target <= ${ETCD_GET_TARGET}x ${getRatio <= ETCD_GET_TARGET ? 'ok' : 'MISSED'})`,
+  ].join('\n');
+}
+
+// `npx tsx bench/etcd-host.ts`: these rows alone.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runEtcdHostBench().then(
+    (r) => console.log(formatEtcdHost(r)),
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,174 @@
+// One host's view of the etcd prefix: the key index, history window and watch fan-out of the
+// in-process store, filled by a list at one revision and then only by one etcd watch from the
+// next revision (with previous values and progress notifications). kube-apiserver's watch cache
+// (the cacher) does the same. Its revision is the newest revision up to which every event of the
+// prefix has been applied: an event's mod_revision, or a progress notification's header revision,
+// so a bookmark at it is safe.
+// When etcd compacted past the watch (the host lost etcd for longer than the compaction interval),
+// the mirror lists again; watches of the old history end, and their clients relist (410 on resume).
+import type { Watcher } from 'etcd3';
+import { HistoryWindow } from '../../core/storage/history';
+import { KeyIndex } from '../../core/storage/key-index';
+import { RevisionWaiters } from '../../core/storage/revision-waiters';
+import { WatchHub } from '../../core/storage/watch-hub';
+import { StorageError, type KV, type StoreEvent, type WatchHandle } from '../../core/storage/types';
+import { prefixEnd, type EtcdKv } from './etcd-kv';
+import { fromStored } from './stored-value';
+
+/**
+ * A key under the prefix that only moves revisions: when a read's revision (etcd's, which counts
+ * writes outside the prefix too) is ahead of the mirror, a put here comes back through the watch
+ * and proves every earlier change of the prefix was applied (etcd 3.4's progress request is not
+ * reachable through the etcd3 client). Never in the index, history or watches; its value is not
+ * an object, so the initial list skips it too.
+ */
+export const PROGRESS_KEY = '/~progress';
+
+/** Keys per range while listing the prefix. */
+const LIST_PAGE = 1000;
+
+interface WatchResponse {
+  header: { revision: string };
+  events: Array<{ type: 'Put' | 'Delete' | string; kv: WireKv; prev_kv?: WireKv | null }>;
+}
+
+interface WireKv {
+  key: Buffer;
+  value: Buffer;
+  create_revision: string;
+  mod_revision: string;
+}
+
+export class EtcdMirror {
+  index!: KeyIndex;
+  history!: HistoryWindow;
+  private hub!: WatchHub;
+  readonly waiters = new RevisionWaiters();
+  revision = 0;
+  private watcher: Watcher | undefined;
+  private stopped = false;
+
+  private constructor(
+    private readonly kv: EtcdKv,
+    private readonly now: () => number,
+  ) {}
+
+  static async start(kv: EtcdKv, now: () => number): Promise<EtcdMirror> {
+    const mirror = new EtcdMirror(kv, now);
+    await mirror.load();
+    return mirror;
+  }
+
+  watch(prefix: string, fromRev: number, onEvent: (ev: StoreEvent) => void): WatchHandle {
+    if (fromRev < this.history.compactRevision) {
+      throw new StorageError('Expired', `revision ${fromRev} is older than ${this.history.compactRevision}`);
+    }
+    return this.hub.add(prefix, fromRev, onEvent);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.hub.cancelAll();
+    this.waiters.rejectAll(new StorageError('Unavailable', 'store is closed'));
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await watcher?.cancel().catch(() => undefined);
+  }
+
+  /** Lists the prefix at one revision, then watches from the next. */
+  private async load(): Promise<void> {
+    const root = this.kv.etcdKey('/');
+    const end = prefixEnd(root);
+    const kvs: KV[] = [];
+    let start = root;
+    let rev = 0;
+    for (;;) {
+      const res = await this.kv.range({ key: start, end, revision: rev, limit: LIST_PAGE });
+      if (!rev) rev = Number(res.header.revision);
+      for (const item of res.kvs) {
+        const kv = this.decode(item);
+        if (kv) kvs.push(kv);
+      }
+      if (!res.more || res.kvs.length === 0) break;
+      start = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
+    }
+    kvs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.hub?.cancelAll();
+    this.index = KeyIndex.fromSorted(kvs);
+    this.history = new HistoryWindow(rev);
+    this.hub = new WatchHub(this.history);
+    this.revision = Math.max(this.revision, rev);
+    this.waiters.reached(this.revision);
+
+    const watcher = await this.kv.client.watch().prefix(root.toString()).withPreviousKV().startRevision(String(rev + 1)).create();
+    this.watcher = watcher;
+    watcher.on('data', (res) => this.apply(res as unknown as WatchResponse));
+    watcher.on('error', () => {
+      // Canceled by etcd, typically because the resume revision was compacted: start over.
+      if (this.stopped || this.watcher !== watcher) return;
+      this.watcher = undefined;
+      void watcher.cancel().catch(() => undefined);
+      void this.reload();
+    });
+  }
+
+  private async reload(): Promise<void> {
+    for (let delay = 200; !this.stopped; delay = Math.min(delay * 2, 5000)) {
+      try {
+        await this.load();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  private apply(res: WatchResponse): void {
+    if (this.stopped) return;
+    const events: StoreEvent[] = [];
+    const time = this.now();
+    // Every change of the response counts for the revision, also those skipped (the progress
+    // key, values this store did not write): all changes up to it have been seen.
+    let newest = 0;
+    for (const change of res.events) {
+      const key = this.kv.storeKey(change.kv.key);
+      if (key === undefined) continue;
+      const rev = Number(change.kv.mod_revision);
+      if (rev <= this.revision) continue; // already applied (a resumed watch may repeat)
+      newest = Math.max(newest, rev);
+      if (key === PROGRESS_KEY) continue;
+      const prev = change.prev_kv ? this.decode(change.prev_kv) : undefined;
+      let ev: StoreEvent;
+      if (change.type === 'Put') {
+        const kv = this.decode(change.kv);
+        if (!kv) continue;
+        this.index.set(kv);
+        ev = { type: 'put', key, rev, value: kv.value, createRev: kv.createRev };
+      } else {
+        // The deletion of something this store never held (a foreign value) is nobody's event.
+        if (!prev && !this.index.get(key)) continue;
+        this.index.delete(key);
+        ev = { type: 'delete', key, rev, createRev: prev?.createRev ?? 0 };
+      }
+      if (prev) {
+        ev.prevValue = prev.value;
+        ev.prevModRev = prev.modRev;
+      }
+      events.push(ev);
+      this.history.append(ev, time);
+    }
+    const last = res.events.length === 0 ? Number(res.header.revision) : newest;
+    if (last > this.revision) this.revision = last;
+    this.hub.publish(events);
+    this.waiters.reached(this.revision);
+  }
+
+  /** A stored object, or undefined for a value this store did not write (skipped, not fatal). */
+  private decode(item: WireKv): KV | undefined {
+    try {
+      return this.kv.toKv(item);
+    } catch {
+      return undefined;
+    }
+  }
+}
