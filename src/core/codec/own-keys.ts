@@ -24,6 +24,11 @@ export function emptyMap<V>(): Record<string, V> {
   return Object.create(null) as Record<string, V>;
 }
 
+/** A fixed lookup table without a prototype: looking up a client's string finds only the table's own entries. */
+export function lookupTable<V>(entries: Record<string, V>): Readonly<Record<string, V | undefined>> {
+  return Object.freeze(Object.assign(emptyMap<V>(), entries));
+}
+
 /** `obj` itself when its keys are sorted bytewise (Go's map order), else a shallow copy that is. */
 export function withSortedKeys(obj: Obj): Obj {
   const keys = Object.keys(obj);

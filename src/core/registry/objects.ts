@@ -202,7 +202,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ak = Object.keys(a as Obj).filter((k) => (a as Obj)[k] !== undefined);
   const bk = Object.keys(b as Obj).filter((k) => (b as Obj)[k] !== undefined);
   if (ak.length !== bk.length) return false;
-  for (const k of ak) if (!Object.hasOwn(b, k) || !deepEqual((a as Obj)[k], (b as Obj)[k])) return false;
+  for (const k of ak) if (!Object.hasOwn(b as Obj, k) || !deepEqual((a as Obj)[k], (b as Obj)[k])) return false;
   return true;
 }
 

@@ -96,15 +96,19 @@ export function prototypePollution(): string[] {
   return out;
 }
 
+const anyProtoName = new RegExp(PROTO_NAMES.map((n) => n.replace(/[$()*+.?[\\\]^{|}]/g, '\\$&')).join('|'), 'g');
+
 /**
- * `text` from the server that saw `name` as it reads had that server seen the twin name: every
- * occurrence renamed, and what differs between two servers anyway (times, uids, revisions) blanked.
+ * `text` from the server that saw the proto names as it reads had that server seen their twins
+ * (`renamed`: every occurrence renamed, also those left by earlier requests), with what differs
+ * between two servers anyway (times, uids, revisions) blanked.
  */
-export function comparable(text: string, name?: string): string {
-  const renamed = name === undefined ? text : text.split(name).join(twinName(name));
-  return renamed
+export function comparable(text: string, renamed: boolean): string {
+  return (renamed ? text.replace(anyProtoName, (n) => twinName(n)) : text)
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g, 'TIME')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UID')
-    .replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"RV"')
+    .replace(/(\\*")resourceVersion\1:\1\d+\1/g, '$1resourceVersion$1:$1RV$1')
+    .replace(/-token-[a-z0-9]{5}\b/g, '-token-XXXXX')
+    .replace(/Raw:\[\]uint8\{[^}]*\}/g, 'Raw:BYTES')
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "RV"');
 }
