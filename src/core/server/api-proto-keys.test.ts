@@ -214,8 +214,8 @@ describe('keys named as Object.prototype members', () => {
         }
       }
       expect(differences).toEqual([]);
-      // Kinds no random object of which is valid stay out; the most do not.
-      expect(created).toBeGreaterThanOrEqual(Math.max(valid.size, KINDS.length / 3));
+      // Kinds no random object of which is valid stay out (a third or so).
+      expect(created).toBeGreaterThanOrEqual(KINDS.length / 3);
       expect(prototypePollution()).toEqual([]);
     } finally {
       await fresh.close();
