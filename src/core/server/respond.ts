@@ -11,6 +11,7 @@ import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
 import type { OutputFormat } from './output';
 import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
+import { setOwnKey } from '../codec/own-keys';
 
 export const JSON_TYPE = 'application/json';
 
@@ -104,7 +105,7 @@ function withoutEmptyCollections(meta: Obj): Obj {
   const out: Obj = {};
   for (const [k, v] of Object.entries(meta)) {
     if (v !== null && typeof v === 'object' && Object.keys(v).length === 0) continue;
-    out[k] = v;
+    setOwnKey(out, k, v);
   }
   return out;
 }
