@@ -94,7 +94,7 @@ class Converter {
       if (!overrideProps && node['x-kubernetes-embedded-resource'] === true) return this.map(node, implicitResourceFields());
       return this.map(node, overrideProps);
     }
-    return (typeof node.type === 'string' && TYPED_SCALARS[node.type]) || SCALAR;
+    return (typeof node.type === 'string' && Object.hasOwn(TYPED_SCALARS, node.type) && TYPED_SCALARS[node.type]) || SCALAR;
   }
 
   private list(node: Node): ListType {

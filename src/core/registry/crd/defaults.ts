@@ -23,7 +23,7 @@ function copyDefault(s: Schema): unknown {
 }
 
 function schemaOfKey(s: Schema, key: string): Schema | undefined {
-  const prop = s.properties?.[key];
+  const prop = s.properties ? ownValue(s.properties, key) : undefined;
   if (isObject(prop)) return prop;
   return isObject(s.additionalProperties) ? s.additionalProperties : undefined;
 }
