@@ -14,6 +14,12 @@ export function setOwnKey(out: Obj, key: string, value: unknown): void {
   else out[key] = value;
 }
 
+/** Object.assign that keeps every key an own key (Object.assign sets `__proto__` as a prototype). */
+export function assignOwn<T extends Obj>(target: T, source: Obj): T {
+  for (const k of Object.keys(source)) setOwnKey(target, k, source[k]);
+  return target;
+}
+
 /** The value of `obj`'s own key `key`; undefined when `obj` has no such own key (never an inherited member). */
 export function ownValue(obj: object, key: string): unknown {
   return Object.hasOwn(obj, key) ? (obj as Obj)[key] : undefined;

@@ -11,7 +11,7 @@ import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';
 import type { OutputFormat } from './output';
 import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
-import { setOwnKey } from '../codec/own-keys';
+import { assignOwn, setOwnKey } from '../codec/own-keys';
 
 export const JSON_TYPE = 'application/json';
 
@@ -117,7 +117,7 @@ export function orderTop(obj: Obj): Obj {
   if (kind !== undefined) out.kind = kind;
   if (apiVersion !== undefined) out.apiVersion = apiVersion;
   if (metadata !== undefined) out.metadata = metadata;
-  return Object.assign(out, rest);
+  return assignOwn(out, rest);
 }
 
 /** Any value (Table, Status, Scale, review) in JSON or YAML. */
