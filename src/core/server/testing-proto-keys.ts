@@ -99,6 +99,12 @@ export function prototypePollution(): string[] {
 /** Any proto name not already followed by the twin's letter (the shared CRD's schema names them on both servers). */
 const anyProtoName = new RegExp(`(?:${PROTO_NAMES.map((n) => n.replace(/[$()*+.?[\\\]^{|}]/g, '\\$&')).join('|')})(?!q)`, 'g');
 
+/** Does `text` name any proto name (a base object that does cannot tell the two servers apart)? */
+export function mentionsProtoName(text: string): boolean {
+  anyProtoName.lastIndex = 0;
+  return anyProtoName.test(text);
+}
+
 /**
  * `text` as it reads with every proto name renamed to its twin (also those left by earlier
  * requests), so the two servers' answers compare equal, and with what differs between two
