@@ -161,7 +161,14 @@ export function randomMergePatch(r: Rand, fresh: Record<string, unknown>, strate
   const patch: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fresh)) if (k !== 'apiVersion' && k !== 'kind' && r.chance(0.5)) put(patch, k, v);
   if (r.chance(0.2)) patch.metadata = { labels: { [keyOf(r, ['a', 'a/b', 'bad key'])]: r.pick([null, 'v', 3]) } };
-  if (r.chance(0.05)) put(patch, r.pick(PROTO_KEYS), r.pick([{ polluted: 'yes' }, null, 'x']));
+  if (r.chance(0.25)) {
+    // A prototype member's name as a key at the root or one level down, often holding an object
+    // (what a merge that followed inherited members would merge into Object.prototype).
+    const at = r.pick(['', 'metadata', 'spec']);
+    const holder = at ? (patch[at] && typeof patch[at] === 'object' && !Array.isArray(patch[at]) ? (patch[at] as Record<string, unknown>) : {}) : patch;
+    put(holder, r.chance(0.5) ? '__proto__' : r.pick(PROTO_KEYS), r.pick([{ polluted: 'yes' }, { polluted: { deeper: 'yes' } }, null, 'x']));
+    if (at) put(patch, at, holder);
+  }
   if (strategic && r.chance(0.3)) {
     const directive = r.pick(['$patch', '$retainKeys', '$deleteFromPrimitiveList/finalizers', '$setElementOrder/containers', '$setElementOrder/finalizers']);
     const target = (patch.spec && typeof patch.spec === 'object' && !Array.isArray(patch.spec) ? patch.spec : patch) as Record<string, unknown>;
