@@ -197,7 +197,7 @@ describe('keys named as Object.prototype members', () => {
           await both('json patch test', 'PATCH', item, [{ op: 'test', path: `${pointer(path)}/${name}`, value }], { 'content-type': JSON_PATCH }, name);
           await both('json patch remove', 'PATCH', item, [{ op: 'remove', path: `${pointer(path)}/${name}` }], { 'content-type': JSON_PATCH }, name);
           const applied = withKeyAt({ ...base, metadata: { name: targetName } }, path, name, value);
-          await both('apply', 'PATCH', `${item}?fieldManager=${r.pick(['m1', 'm2'])}&force=true`, applied, { 'content-type': APPLY }, name);
+          await both('apply', 'PATCH', `${item}?fieldManager=${encodeURIComponent(r.pick(['m1', 'm2', name]))}&force=true`, applied, { 'content-type': APPLY }, name);
           await both('get', 'GET', item, undefined, {}, name);
         }
         if (!ALL && KINDS.indexOf(info) % 4 !== 0) continue;
