@@ -97,7 +97,7 @@ function equal(a: unknown, b: unknown): boolean {
 /** An operation's member: its own key only (an operation is a client's object). */
 const member = (op: Obj, name: string): unknown => ownValue(op, name);
 /** A missing `value` is JSON null, as Go reads the absent RawMessage. */
-const valueOf = (op: Obj): unknown => copy(member(op, 'value') ?? null);
+const opValue = (op: Obj): unknown => copy(member(op, 'value') ?? null);
 
 function applyOne(doc: Container, op: Obj): void {
   const kind = member(op, 'op');
@@ -105,7 +105,7 @@ function applyOne(doc: Container, op: Obj): void {
   switch (kind) {
     case 'add': {
       const [node, key] = findParent(doc, path);
-      return add(node, key, valueOf(op));
+      return add(node, key, opValue(op));
     }
     case 'remove': {
       const [node, key] = findParent(doc, path);
@@ -114,8 +114,8 @@ function applyOne(doc: Container, op: Obj): void {
     case 'replace': {
       const [node, key] = findParent(doc, path);
       get(node, key);
-      if (Array.isArray(node)) node[existingIndex(node, key)] = valueOf(op);
-      else setOwnKey(node, key, valueOf(op));
+      if (Array.isArray(node)) node[existingIndex(node, key)] = opValue(op);
+      else setOwnKey(node, key, opValue(op));
       return;
     }
     case 'move': {
@@ -133,11 +133,11 @@ function applyOne(doc: Container, op: Obj): void {
     }
     case 'test': {
       if (path === '') {
-        if (!equal(doc, valueOf(op))) fail('testing value failed');
+        if (!equal(doc, opValue(op))) fail('testing value failed');
         return;
       }
       const [node, key] = findParent(doc, path);
-      if (!equal(get(node, key), valueOf(op))) fail(`testing value ${String(path)} failed`);
+      if (!equal(get(node, key), opValue(op))) fail(`testing value ${String(path)} failed`);
       return;
     }
     default:
