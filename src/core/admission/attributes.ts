@@ -5,6 +5,7 @@
 // finalizer) pass none, and admission that needs a caller then does not run.
 import type { UserInfo } from '../auth/rbac/types';
 import type { Obj } from '../registry/objects';
+import { setOwnKey } from '../codec/own-keys';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -44,7 +45,7 @@ export function recordedAuditAnnotations(req: object): Record<string, string> | 
 /** The options object of an operation as AdmissionReview sends it. */
 export function optionsObject(kind: 'CreateOptions' | 'UpdateOptions' | 'DeleteOptions', fields: Obj): Obj {
   const out: Obj = { kind, apiVersion: 'meta.k8s.io/v1' };
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== null && v !== '') setOwnKey(out, k, v);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // (kubernetes.io/limit-ranger). Min/max enforcement is not done here.
 import type { RegistryContext } from '../registry/context';
 import type { Obj } from '../registry/objects';
+import { ownValue, setOwnKey } from '../codec/own-keys';
 
 const ANNOTATION = 'kubernetes.io/limit-ranger';
 
@@ -14,9 +15,9 @@ const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.i
 function containerDefaults(item: Obj): { limits: ResourceList; requests: ResourceList } {
   const limits: ResourceList = { ...(item.default ?? {}) };
   const requests: ResourceList = { ...(item.defaultRequest ?? {}) };
-  for (const [k, v] of Object.entries((item.max ?? {}) as ResourceList)) if (!(k in limits)) limits[k] = v;
-  for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
-  for (const [k, v] of Object.entries((item.min ?? {}) as ResourceList)) if (!(k in requests)) requests[k] = v;
+  for (const [k, v] of Object.entries((item.max ?? {}) as ResourceList)) if (!Object.hasOwn(limits, k)) setOwnKey(limits, k, v);
+  for (const [k, v] of Object.entries(limits)) if (!Object.hasOwn(requests, k)) setOwnKey(requests, k, v);
+  for (const [k, v] of Object.entries((item.min ?? {}) as ResourceList)) if (!Object.hasOwn(requests, k)) setOwnKey(requests, k, v);
   return { limits, requests };
 }
 
@@ -28,7 +29,7 @@ function mergeContainer(c: Obj, defaults: { limits: ResourceList; requests: Reso
   // so a container's own limit wins over the LimitRange's defaultRequest.
   if (isObj(res.limits)) {
     const req: Obj = isObj(res.requests) ? res.requests : {};
-    for (const [k, v] of Object.entries(res.limits)) if (req[k] === undefined) req[k] = v;
+    for (const [k, v] of Object.entries(res.limits)) if (ownValue(req, k) === undefined) setOwnKey(req, k, v);
     res.requests = req;
   }
   const setRequests: string[] = [];

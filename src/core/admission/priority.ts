@@ -19,7 +19,7 @@ async function findClass(ctx: RegistryContext, name: string | undefined): Promis
       const pc = JSON.parse(kv.value) as Obj;
       return { name, value: Number(pc.value ?? 0), preemptionPolicy: pc.preemptionPolicy };
     }
-    return name in SYSTEM_CLASSES ? { name, value: SYSTEM_CLASSES[name], preemptionPolicy: 'PreemptLowerPriority' } : undefined;
+    return Object.hasOwn(SYSTEM_CLASSES, name) ? { name, value: SYSTEM_CLASSES[name], preemptionPolicy: 'PreemptLowerPriority' } : undefined;
   }
   // No class named: the globalDefault class, the lowest value if several claim to be it.
   const { kvs } = await ctx.mvcc.range(pcs.keyPrefix);

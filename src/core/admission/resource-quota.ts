@@ -63,7 +63,7 @@ export async function admitQuota(ctx: RegistryContext, r: ServedResource, ns: st
       const missing = missingPodCompute(obj, hard);
       if (missing.length) throw forbidden(r.info.group, r.info.resource, name, `failed quota: ${quota.metadata.name}: must specify ${missing.join(',')}`);
     }
-    const keys = new Set([...requested.keys()].filter((k) => k in hard));
+    const keys = new Set([...requested.keys()].filter((k) => Object.hasOwn(hard, k)));
     if (!keys.size) continue;
     const used = await namespaceUsage(ctx, ns, keys);
     const failReq = new Map<string, Quantity>();

@@ -1,6 +1,7 @@
 // Content negotiation as kube-apiserver does it (apiserver/pkg/endpoints/handlers/negotiation):
 // Accept clauses ordered by q and specificity, each matched against the server's offers,
 // where the `as`/`g`/`v` parameters must name a conversion the endpoint offers.
+import { setOwnKey } from './own-keys';
 
 export interface MediaType {
   /** Lower-cased `type/subtype`. */
@@ -98,7 +99,7 @@ export function parseMediaType(text: string): MediaType | null {
       if (p.trim() === '') continue;
       return null;
     }
-    params[p.slice(0, eq).trim().toLowerCase()] = unquote(p.slice(eq + 1).trim());
+    setOwnKey(params, p.slice(0, eq).trim().toLowerCase(), unquote(p.slice(eq + 1).trim()));
   }
   return { type: m[1].toLowerCase(), subtype: m[2].toLowerCase(), params };
 }

@@ -3,6 +3,7 @@
 // first document counts, and errors read `error converting YAML to JSON: yaml: line N: ...`.
 import { isScalar, LineCounter, parseAllDocuments, visit, type Document, type Node, type Tags } from 'yaml';
 import { MAX_NESTING, tooDeepAt } from './json-scan';
+import { setOwnKey } from './own-keys';
 
 export type YamlParseResult = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -41,12 +42,12 @@ function stringifyKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stringifyKeys);
   if (v instanceof Map) {
     const o: Record<string, unknown> = {};
-    for (const [k, val] of v) Object.defineProperty(o, k === null ? 'null' : String(k), { value: stringifyKeys(val), enumerable: true, writable: true, configurable: true });
+    for (const [k, val] of v) setOwnKey(o, k === null ? 'null' : String(k), stringifyKeys(val));
     return o;
   }
   if (v !== null && typeof v === 'object') {
     const o: Record<string, unknown> = {};
-    for (const [k, val] of Object.entries(v)) o[k] = stringifyKeys(val);
+    for (const [k, val] of Object.entries(v)) setOwnKey(o, k, stringifyKeys(val));
     return o;
   }
   if (typeof v === 'bigint') return Number(v);

@@ -43,6 +43,7 @@ import { allowedConflictsFromLastApplied, CLIENT_SIDE_MIGRATING_MANAGER, hasLast
 import { managerFromUserAgent } from './useragent';
 import { isMap } from './value';
 import { type VersionConverter, VersionViews } from './versions';
+import { setOwnKey } from '../codec/own-keys';
 
 export type { Conflict, ManagedFieldsEntry, SchemaRoot, VersionConverter };
 export { managedFieldsText } from './managed-text';
@@ -242,8 +243,8 @@ function withManagedFields(obj: Record<string, unknown>, managed: ManagedFieldsE
       // Keep the field where the live object had it.
       const before = (original as Record<string, Record<string, unknown>>).metadata!;
       const ordered: Record<string, unknown> = {};
-      for (const k of Object.keys(before)) if (k === 'managedFields' || k in metadata) ordered[k] = k === 'managedFields' ? managed : metadata[k];
-      for (const k of Object.keys(metadata)) if (!(k in ordered)) ordered[k] = metadata[k];
+      for (const k of Object.keys(before)) if (k === 'managedFields' || Object.hasOwn(metadata, k)) setOwnKey(ordered, k, k === 'managedFields' ? managed : metadata[k]);
+      for (const k of Object.keys(metadata)) if (!Object.hasOwn(ordered, k)) setOwnKey(ordered, k, metadata[k]);
       return { ...obj, metadata: ordered };
     }
     metadata.managedFields = managed;

@@ -3,13 +3,14 @@
 import { fromFieldsV1 } from './fieldsv1';
 import type { ManagedFieldsEntry } from './managed';
 import { pathString } from './pathelement';
+import { setOwnKey } from '../codec/own-keys';
 
 /** `manager:operation[:subresource]` → owned member paths (`.spec.replicas`, `...[name="c"]`). */
 export function ownedPaths(managed: readonly ManagedFieldsEntry[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const e of managed) {
     const label = [e.manager, e.operation, ...(e.subresource ? [e.subresource] : [])].join(':');
-    out[label] = fromFieldsV1(e.fieldsV1).paths().map(pathString);
+    setOwnKey(out, label, fromFieldsV1(e.fieldsV1).paths().map(pathString));
   }
   return out;
 }

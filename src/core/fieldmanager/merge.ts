@@ -7,6 +7,7 @@ import { fieldElement } from './pathelement';
 import type { TypeNode } from './schema';
 import { indexList, listItemElement, mapChild, resolve } from './typed';
 import { deepEqual } from './value';
+import { setOwnKey } from '../codec/own-keys';
 
 export function mergeValues(lhs: unknown, rhs: unknown, t: TypeNode): unknown {
   if (rhs === undefined) return lhs;
@@ -21,7 +22,7 @@ export function mergeValues(lhs: unknown, rhs: unknown, t: TypeNode): unknown {
     const out: Record<string, unknown> = {};
     let changed = false;
     for (const k in lm) {
-      if (!Object.prototype.hasOwnProperty.call(rm, k) || rm[k] === undefined) out[k] = lm[k];
+      if (!Object.hasOwn(rm, k) || rm[k] === undefined) setOwnKey(out, k, lm[k]);
       else {
         const v = mergeValues(lm[k], rm[k], mapChild(r.type, k).type);
         if (v !== lm[k]) changed = true;
@@ -42,7 +43,7 @@ export function mergeValues(lhs: unknown, rhs: unknown, t: TypeNode): unknown {
 
 // An applied `null` ends up as an absent field once kube converts the result to its Go type.
 function setMerged(out: Record<string, unknown>, k: string, v: unknown): void {
-  if (v !== null) out[k] = v;
+  if (v !== null) setOwnKey(out, k, v);
 }
 
 function mergeLists(lhs: unknown[], rhs: unknown[], elem: TypeNode, t: Parameters<typeof indexList>[0]): unknown[] {
@@ -116,7 +117,7 @@ export function removeItems(value: unknown, toRemove: FieldSet, t: TypeNode): un
       const sub = toRemove.withPrefix(pe);
       const v = sub.isEmpty() ? m[k] : removeItems(m[k], sub, mapChild(r.type, k).type);
       if (v === undefined) continue;
-      out[k] = v;
+      setOwnKey(out, k, v);
       kept++;
     }
     return kept > 0 ? out : undefined;

@@ -9,6 +9,7 @@
 // - int-or-string, Quantity and Time are plain scalars.
 import { definitions as builtinDefinitions, refName, type SchemaNode } from '../schema/index';
 import type { JsonValue } from './value';
+import { emptyMap } from '../codec/own-keys';
 
 export type TypeNode = ScalarType | ListType | MapType | DeducedType;
 
@@ -93,7 +94,7 @@ class Converter {
       if (!overrideProps && node['x-kubernetes-embedded-resource'] === true) return this.map(node, implicitResourceFields());
       return this.map(node, overrideProps);
     }
-    return (typeof node.type === 'string' && TYPED_SCALARS[node.type]) || SCALAR;
+    return (typeof node.type === 'string' && Object.hasOwn(TYPED_SCALARS, node.type) && TYPED_SCALARS[node.type]) || SCALAR;
   }
 
   private list(node: Node): ListType {
@@ -108,11 +109,11 @@ class Converter {
       } else rel = 'set';
     }
     if (rel !== 'map' && rel !== 'set') rel = 'atomic';
-    const keyDefaults: Record<string, JsonValue> = {};
+    const keyDefaults: Record<string, JsonValue> = emptyMap();
     if (rel === 'map') {
       const itemProps = this.resolve(items).properties as Record<string, Node> | undefined;
       for (const k of keys) {
-        const d = itemProps?.[k]?.default;
+        const d = itemProps && Object.hasOwn(itemProps, k) ? itemProps[k]?.default : undefined;
         if (d !== undefined) keyDefaults[k] = d;
         // kube-apiserver defaults port protocols to TCP before keys are compared.
         else if (this.builtin && k === 'protocol') keyDefaults[k] = 'TCP';
@@ -136,7 +137,7 @@ class Converter {
         return elem ?? (open ? DEDUCED : undefined);
       },
       field: (name) => {
-        if (overrideProps && name in overrideProps) return overrideProps[name];
+        if (overrideProps && Object.hasOwn(overrideProps, name)) return overrideProps[name];
         let t = fields.get(name);
         if (!t) {
           const p = Object.prototype.hasOwnProperty.call(props, name) ? props[name] : undefined;

@@ -58,7 +58,7 @@ export function listItemElement(t: ListType, i: number, item: unknown, remember 
     const fields: Array<[string, JsonValue]> = [];
     for (const k of t.keys) {
       if (Object.prototype.hasOwnProperty.call(item, k)) fields.push([k, item[k] as JsonValue]);
-      else if (k in t.keyDefaults) fields.push([k, t.keyDefaults[k]!]);
+      else if (Object.hasOwn(t.keyDefaults, k)) fields.push([k, t.keyDefaults[k]!]);
       else throw new FieldManagerError(`element ${i}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
     }
     const pe = keyElement(fields);

@@ -9,6 +9,7 @@ import type { TypeNode } from './schema';
 import { ensureNamedFieldsAreMembers, toFieldSet } from './typed';
 import { deepEqual, isMap } from './value';
 import { comparisonsByView, setsByView, type VersionViews } from './versions';
+import { ownValue, setOwnKey } from '../codec/own-keys';
 
 export interface VersionedSet {
   set: FieldSet;
@@ -218,9 +219,9 @@ function restoreIgnored(merged: unknown, live: unknown, ignored: FieldSet): unkn
     if (pe.kind !== 'field') return;
     const k = pe.name;
     if (member) {
-      if (Object.prototype.hasOwnProperty.call(liveMap, k)) out[k] = liveMap[k];
+      if (Object.hasOwn(liveMap, k)) setOwnKey(out, k, liveMap[k]);
       else delete out[k];
-    } else if (child && isMap(out[k])) out[k] = restoreIgnored(out[k], liveMap[k], child);
+    } else if (child && Object.hasOwn(out, k) && isMap(out[k])) setOwnKey(out, k, restoreIgnored(out[k], ownValue(liveMap, k), child));
   });
   return out;
 }

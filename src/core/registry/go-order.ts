@@ -179,8 +179,8 @@ export function toGoForm(obj: Obj): void {
   if (encoded === obj) return;
   // Changed values only, and no delete unless a field went: a delete turns the object into a
   // slow dictionary for everything that reads it after (the top-level order is the writer's).
-  for (const k of Object.keys(obj)) if (!(k in encoded)) delete obj[k];
-  for (const k of Object.keys(encoded)) if (obj[k] !== encoded[k]) obj[k] = encoded[k];
+  for (const k of Object.keys(obj)) if (!Object.hasOwn(encoded, k)) delete obj[k];
+  for (const k of Object.keys(encoded)) if (!Object.hasOwn(obj, k) || obj[k] !== encoded[k]) put(obj, k, encoded[k]);
 }
 
 /** The message an object of this apiVersion and kind decodes into, when it is a built-in with one. */

@@ -6,6 +6,7 @@
 // a watch event only needs a constant prefix.
 import { managedFieldsText } from '../fieldmanager/managed-text';
 import { newUuid } from './uuid';
+import { setOwnKey } from '../codec/own-keys';
 import { goOrderOf, inGoOrder } from './go-order';
 import { isCustomApiVersion, sortedDeep, withSortedTypeMeta } from './unstructured-order';
 
@@ -49,8 +50,8 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
   }
   for (const k of Object.keys(meta)) {
     // Fields kube's ObjectMeta does not have (only unusual stored objects carry any) keep their order.
-    if (k in out || k === 'resourceVersion') continue;
-    if (!isEmptyValue(meta[k])) out[k] = meta[k];
+    if (Object.hasOwn(out, k) || k === 'resourceVersion') continue;
+    if (!isEmptyValue(meta[k])) setOwnKey(out, k, meta[k]);
   }
   return out;
 }
@@ -67,7 +68,7 @@ export function toStoredText(obj: Obj, resourceVersion?: string): string {
   out.metadata = orderedMetadata(rest.metadata ?? {}, resourceVersion);
   for (const k of Object.keys(rest)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
-    if (rest[k] !== undefined) out[k] = rest[k];
+    if (rest[k] !== undefined) setOwnKey(out, k, rest[k]);
   }
   if (rest.status !== undefined) out.status = rest.status;
   return withKnownManagedFields(out) ?? JSON.stringify(out);
@@ -79,7 +80,7 @@ export function toStoredText(obj: Obj, resourceVersion?: string): string {
  */
 function customStoredText(obj: Obj, resourceVersion?: string): { text: string; metaAt: number } {
   const rest: Obj = {};
-  for (const k of Object.keys(obj)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata' && obj[k] !== undefined) rest[k] = obj[k];
+  for (const k of Object.keys(obj)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata' && obj[k] !== undefined) setOwnKey(rest, k, obj[k]);
   rest.metadata = orderedMetadata(obj.metadata ?? {}, resourceVersion);
   const sorted = sortedDeep(rest) as Obj;
   let text = '{';
@@ -201,7 +202,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ak = Object.keys(a as Obj).filter((k) => (a as Obj)[k] !== undefined);
   const bk = Object.keys(b as Obj).filter((k) => (b as Obj)[k] !== undefined);
   if (ak.length !== bk.length) return false;
-  for (const k of ak) if (!deepEqual((a as Obj)[k], (b as Obj)[k])) return false;
+  for (const k of ak) if (!Object.hasOwn(b as Obj, k) || !deepEqual((a as Obj)[k], (b as Obj)[k])) return false;
   return true;
 }
 

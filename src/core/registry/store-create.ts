@@ -10,11 +10,12 @@ import { prepareServedTexts, storageForm } from './conversion';
 import type { AdmissionAttributes } from '../admission/attributes';
 import { toDecodedForm } from './decoded-form';
 import { applyDefaults, checkNamespace, checkSize, mapStorageError, requireObject, setNamespace, validateWrite, webhooksFor, type WriteResult } from './store-common';
+import { assignOwn } from '../codec/own-keys';
 
 /** Puts a webhook's mutated object in place of `target` (callers hold references to it). */
 function replaceContents(target: Obj, source: Obj, r: ServedResource): void {
   for (const k of Object.keys(target)) delete target[k];
-  Object.assign(target, source);
+  assignOwn(target, source);
   target.kind = r.info.kind;
   target.apiVersion = r.apiVersion;
   if (!target.metadata || typeof target.metadata !== 'object') target.metadata = {};

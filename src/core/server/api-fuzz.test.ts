@@ -13,6 +13,7 @@ import type { SchemaNode } from '../schema';
 import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
 import { stringify as toYamlText } from 'yaml';
 import { parseTarget } from './requestinfo';
+import { prototypePollution } from './testing-proto-keys';
 
 const SEEDS = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : [1, 2, 3, 4];
 const STEPS = Number(process.env.FUZZ_STEPS ?? 1500);
@@ -159,6 +160,8 @@ describe.each(SEEDS)('API fuzz, seed %i', (seed) => {
         let found = goBadTarget ? [] : replyProblems(reply, headers['content-type']).filter((p) => !(method === 'HEAD' && p.startsWith('not a Status')));
         // Nor does it show which 500 it is: the same GET does.
         if (method === 'HEAD' && reply.status >= 500) found = replyProblems(await c.request('GET', url, undefined, headers), headers['content-type']);
+        // Keys named as Object.prototype members are in the mix: no request may change a built-in prototype.
+        found.push(...prototypePollution());
         record(`${method} ${url} (${what}, ${headers['content-type'] ?? 'json'}) ${shown}`, found);
         return reply;
       } catch (error) {

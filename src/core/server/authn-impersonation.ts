@@ -6,6 +6,7 @@ import type { Attributes, Decision, UserInfo } from '../auth/rbac/types';
 import { parseServiceAccountUsername } from '../auth/rbac/subjects';
 import { forbiddenError } from '../auth/rbac/messages';
 import { internalError } from './status';
+import { setOwnKey } from '../codec/own-keys';
 
 const EXTRA_PREFIX = 'impersonate-extra-';
 const AUTHN_GROUP = 'authentication.k8s.io';
@@ -35,7 +36,7 @@ export function impersonate(req: ApiRequest, requester: UserInfo, authorize: (u:
   const uid = h['impersonate-uid'];
   const extra: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(h)) {
-    if (name.startsWith(EXTRA_PREFIX)) extra[decodeExtraKey(name.slice(EXTRA_PREFIX.length))] = headerValues(value);
+    if (name.startsWith(EXTRA_PREFIX)) setOwnKey(extra, decodeExtraKey(name.slice(EXTRA_PREFIX.length)), headerValues(value));
   }
   const extraKeys = Object.keys(extra);
   if (username === undefined) {

@@ -13,6 +13,7 @@ import type { OutputFormat } from './output';
 import { encodeProtobufObject, hasProtobufForm } from '../codec/protobuf';
 import { warningHeaderValue } from './warning-header';
 import { indentJson } from './pretty';
+import { assignOwn, setOwnKey } from '../codec/own-keys';
 
 export const JSON_TYPE = 'application/json';
 
@@ -109,7 +110,7 @@ function withoutEmptyCollections(meta: Obj): Obj {
   const out: Obj = {};
   for (const [k, v] of Object.entries(meta)) {
     if (v !== null && typeof v === 'object' && Object.keys(v).length === 0) continue;
-    out[k] = v;
+    setOwnKey(out, k, v);
   }
   return out;
 }
@@ -121,7 +122,7 @@ export function orderTop(obj: Obj): Obj {
   if (kind !== undefined) out.kind = kind;
   if (apiVersion !== undefined) out.apiVersion = apiVersion;
   if (metadata !== undefined) out.metadata = metadata;
-  return Object.assign(out, rest);
+  return assignOwn(out, rest);
 }
 
 /** Any value (Table, Status, Scale, review) in JSON or YAML. */

@@ -54,7 +54,7 @@ export function parseFeatureGates(text: string | undefined): FeatureGates {
       throw new StartupError(`invalid value of ${name}=${raw}, err: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
     }
     const value = ['true', '1', 't', 'TRUE', 'True', 'T'].includes(raw);
-    const spec = GATES[name];
+    const spec = Object.hasOwn(GATES, name) ? GATES[name] : undefined;
     if (!spec) throw new StartupError(`unrecognized feature gate: ${name}`);
     if (spec.locked && value !== spec.default) throw new StartupError(`cannot set feature gate ${name} to ${value}, feature is locked to ${spec.default}`);
     if (spec.stage === 'Deprecated') warnings.push(`Setting deprecated feature gate ${name}=${value}. It will be removed in a future release.`);
@@ -62,7 +62,7 @@ export function parseFeatureGates(text: string | undefined): FeatureGates {
     values.set(name, value);
   }
   return {
-    enabled: (name) => values.get(name) ?? GATES[name]?.default ?? false,
+    enabled: (name) => values.get(name) ?? (Object.hasOwn(GATES, name) ? GATES[name]?.default : undefined) ?? false,
     warnings,
   };
 }

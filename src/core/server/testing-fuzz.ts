@@ -35,6 +35,14 @@ const STRINGS = [
   '2021-01-01T00:00:00Z', '2021-13-45T99:00:00Z', 'not-a-time', '10.0.0.1', '::1', '999.1.1.1', '10.0.0.0/8', '10.0.0.1/33',
   'http://x', '{"a":1}', 'null', 'true', '$patch', 'a=b', 'a in (b)', '!a', '*', 'system:masters', 'kubernetes.io/x',
 ];
+/** Object.prototype's member names (`__proto__`, `constructor`, `toString`, ...): keys like any other to kube. */
+const PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype);
+/** A key for a map or an unknown field: an ordinary string mostly, a prototype member's name sometimes. */
+const keyOf = (r: Rand, ordinary: readonly string[]): string => (r.chance(0.2) ? r.pick(PROTO_KEYS) : r.pick(ordinary));
+/** `obj[key] = value` that keeps `__proto__` an own key instead of replacing the prototype. */
+function put(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
 const NUMBERS = [0, 1, 2, 3, -1, 80, 65535, 65536, 2147483647, 2147483648, -2147483649, 9007199254740993, 1.5, -0.5, 1e21, 1e300];
 /** Values of the wrong type for whatever they land on. */
 const WRONG = [null, true, false, 0, -7, 'x', '', [], {}, [null], [[1]], { '': 1 }, { a: { b: { c: [] } } }, 1.5e10];
@@ -88,20 +96,21 @@ function randomObject(r: Rand, schema: SchemaNode, depth: number, opts: FuzzOpti
     }
   } else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
     const n = r.pick([0, 1, 2]);
-    for (let i = 0; i < n; i++) out[r.pick(STRINGS)] = randomValue(r, schema.additionalProperties, depth + 1, opts);
+    for (let i = 0; i < n; i++) put(out, keyOf(r, STRINGS), randomValue(r, schema.additionalProperties, depth + 1, opts));
   } else if (r.chance(0.3)) {
     // Free-form (RawExtension, JSON, preserve-unknown-fields): anything.
-    out[r.pick(STRINGS)] = r.pick(WRONG);
+    put(out, keyOf(r, STRINGS), r.pick(WRONG));
   }
-  if (r.chance(0.05)) out[r.pick(['unknownField', 'x-extra', 'Spec'])] = r.pick(WRONG);
+  if (r.chance(0.05)) put(out, keyOf(r, ['unknownField', 'x-extra', 'Spec']), r.pick(WRONG));
   return out;
 }
 
 /** Random object metadata: a valid unique name most of the time, odd labels and annotations now and then. */
 export function randomMetadata(r: Rand, name: string): Record<string, unknown> {
   const meta: Record<string, unknown> = r.chance(0.92) ? { name } : r.chance(0.5) ? { generateName: r.pick(['g-', 'G', '', 'a'.repeat(300)]) } : { name: r.pick(STRINGS) };
-  if (r.chance(0.3)) meta.labels = { app: r.pick(['web', '', 'bad value', 'a'.repeat(64)]), [r.pick(['k', 'a/b', 'x/', '/x', 'kubernetes.io/n'])]: 'v' };
-  if (r.chance(0.2)) meta.annotations = { [r.pick(['note', 'a/b', ''])]: r.pick(STRINGS) };
+  // Computed keys in a literal define own properties, `__proto__` included.
+  if (r.chance(0.3)) meta.labels = { app: r.pick(['web', '', 'bad value', 'a'.repeat(64)]), [keyOf(r, ['k', 'a/b', 'x/', '/x', 'kubernetes.io/n'])]: 'v' };
+  if (r.chance(0.2)) meta.annotations = { [keyOf(r, ['note', 'a/b', ''])]: r.pick(STRINGS) };
   if (r.chance(0.05)) meta.finalizers = [r.pick(['example.com/hold', 'bad finalizer', 'kubernetes', 'orphan'])];
   if (r.chance(0.04)) meta.resourceVersion = r.pick(['1', 'abc', '']);
   if (r.chance(0.04)) meta.uid = r.pick(['u-1', '']);
@@ -135,7 +144,7 @@ export function randomJsonPatch(r: Rand, current: unknown): unknown {
   const n = 1 + r.int(3);
   const ops: unknown[] = [];
   for (let i = 0; i < n; i++) {
-    const path = r.chance(0.85) ? r.pick(paths) : r.pick(['/nope/x', '/metadata/labels/-', '/spec/x/0', '', '/', 'bad', '/metadata/~2']);
+    const path = r.chance(0.85) ? r.pick(paths) : r.chance(0.3) ? `${r.pick(['', '/metadata', '/metadata/labels', '/spec', '/data'])}/${r.pick(PROTO_KEYS)}${r.pick(['', '/x'])}` : r.pick(['/nope/x', '/metadata/labels/-', '/spec/x/0', '', '/', 'bad', '/metadata/~2']);
     const op = r.pick(['add', 'remove', 'replace', 'test', 'move', 'copy', 'bogus']);
     const value = r.chance(0.5) ? r.pick(WRONG) : r.pick(STRINGS);
     const step: Record<string, unknown> = { op, path };
@@ -150,8 +159,16 @@ export function randomJsonPatch(r: Rand, current: unknown): unknown {
 /** A random merge or strategic patch: a random partial object, with patch directives sometimes. */
 export function randomMergePatch(r: Rand, fresh: Record<string, unknown>, strategic: boolean): unknown {
   const patch: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fresh)) if (k !== 'apiVersion' && k !== 'kind' && r.chance(0.5)) patch[k] = v;
-  if (r.chance(0.2)) patch.metadata = { labels: { [r.pick(['a', 'a/b', 'bad key'])]: r.pick([null, 'v', 3]) } };
+  for (const [k, v] of Object.entries(fresh)) if (k !== 'apiVersion' && k !== 'kind' && r.chance(0.5)) put(patch, k, v);
+  if (r.chance(0.2)) patch.metadata = { labels: { [keyOf(r, ['a', 'a/b', 'bad key'])]: r.pick([null, 'v', 3]) } };
+  if (r.chance(0.25)) {
+    // A prototype member's name as a key at the root or one level down, often holding an object
+    // (what a merge that followed inherited members would merge into Object.prototype).
+    const at = r.pick(['', 'metadata', 'spec']);
+    const holder = at ? (patch[at] && typeof patch[at] === 'object' && !Array.isArray(patch[at]) ? (patch[at] as Record<string, unknown>) : {}) : patch;
+    put(holder, r.chance(0.5) ? '__proto__' : r.pick(PROTO_KEYS), r.pick([{ polluted: 'yes' }, { polluted: { deeper: 'yes' } }, null, 'x']));
+    if (at) put(patch, at, holder);
+  }
   if (strategic && r.chance(0.3)) {
     const directive = r.pick(['$patch', '$retainKeys', '$deleteFromPrimitiveList/finalizers', '$setElementOrder/containers', '$setElementOrder/finalizers']);
     const target = (patch.spec && typeof patch.spec === 'object' && !Array.isArray(patch.spec) ? patch.spec : patch) as Record<string, unknown>;

@@ -2,6 +2,7 @@
 // differ: v1beta1 keeps a free `topology` map, v1 splits it into `zone`, `nodeName` and
 // `deprecatedTopology` (facts from pkg/apis/discovery/v1beta1/conversion.go).
 import { type JsonObject, arrayAt, isObject } from './json';
+import { setOwnKey } from '../codec/own-keys';
 
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
@@ -27,7 +28,7 @@ function endpointToV1(endpoint: JsonObject): JsonObject {
   if (zone !== undefined) fields.zone = zone;
   const out: JsonObject = {};
   for (const key of order) if (fields[key] !== undefined) out[key] = fields[key];
-  for (const [key, value] of Object.entries(fields)) if (!(key in out)) out[key] = value;
+  for (const [key, value] of Object.entries(fields)) if (!Object.hasOwn(out, key)) setOwnKey(out, key, value);
   return out;
 }
 
@@ -43,7 +44,7 @@ function endpointToV1beta1(endpoint: JsonObject): JsonObject {
   const fields: JsonObject = { ...others, topology };
   const out: JsonObject = {};
   for (const key of order) if (fields[key] !== undefined) out[key] = fields[key];
-  for (const [key, value] of Object.entries(fields)) if (!(key in out)) out[key] = value;
+  for (const [key, value] of Object.entries(fields)) if (!Object.hasOwn(out, key)) setOwnKey(out, key, value);
   return out;
 }
 

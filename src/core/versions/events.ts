@@ -2,6 +2,7 @@
 // have the same field names in 1.23; they are renames of the core fields (facts from
 // pkg/apis/events/v1/conversion.go). Keys come out in the target type's Go field order.
 import type { JsonObject } from './json';
+import { setOwnKey } from '../codec/own-keys';
 
 /** [events.k8s.io name, core v1 name], in events.k8s.io Event field order. */
 const EVENTS_TO_CORE: ReadonlyArray<readonly [string, string]> = [
@@ -50,10 +51,10 @@ function rename(obj: JsonObject, pairs: Map<string, string>, order: readonly str
     if (TYPE_META.has(key)) continue;
     const target = pairs.get(key);
     if (target !== undefined) renamed[target] = value;
-    else extra[key] = value;
+    else setOwnKey(extra, key, value);
   }
   const out: JsonObject = {};
-  for (const key of order) if (key in renamed) out[key] = renamed[key];
+  for (const key of order) if (Object.hasOwn(renamed, key)) setOwnKey(out, key, renamed[key]);
   return { ...out, ...extra };
 }
 

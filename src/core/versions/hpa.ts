@@ -4,6 +4,7 @@
 // version drops these annotations when read so they never leak into other versions.
 import { type JsonObject, annotationsIn, arrayAt, compact, isObject, objectAt, withAnnotations } from './json';
 import { metricSpecFromV2, metricSpecToV2, metricStatusFromV2, metricStatusToV2 } from './hpa-metrics';
+import { setOwnKey } from '../codec/own-keys';
 
 export const METRIC_SPECS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/metrics';
 export const METRIC_STATUSES_ANNOTATION = 'autoscaling.alpha.kubernetes.io/current-metrics';
@@ -18,9 +19,9 @@ const isCpuResource = (m: JsonObject) => m.type === 'Resource' && objectAt(m, 'r
 
 /** `annotations` without the round-trip ones: the same object when it has none (most reads). */
 function withoutRoundTrip(annotations: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-  if (!ROUND_TRIP.some((key) => key in annotations)) return annotations;
+  if (!ROUND_TRIP.some((key) => Object.hasOwn(annotations, key))) return annotations;
   const out: Record<string, string> = {};
-  for (const key of Object.keys(annotations)) if (!ROUND_TRIP.includes(key)) out[key] = annotations[key];
+  for (const key of Object.keys(annotations)) if (!ROUND_TRIP.includes(key)) setOwnKey(out, key, annotations[key]);
   return out;
 }
 
@@ -28,7 +29,7 @@ function withoutRoundTrip(annotations: Readonly<Record<string, string>>): Readon
 function sortedAnnotations(kept: Readonly<Record<string, string>>, added: Record<string, string>): Record<string, string> {
   const all: Record<string, string> = { ...kept, ...added };
   const out: Record<string, string> = {};
-  for (const key of Object.keys(all).sort()) out[key] = all[key];
+  for (const key of Object.keys(all).sort()) setOwnKey(out, key, all[key]);
   return out;
 }
 

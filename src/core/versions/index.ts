@@ -77,7 +77,7 @@ const CONVERSIONS: Record<string, KindConversion> = {
  */
 export function needsConversion(kind: string, fromApiVersion: string, toApiVersion: string): boolean {
   if (fromApiVersion === toApiVersion) return false;
-  const conversion = CONVERSIONS[kind];
+  const conversion = Object.hasOwn(CONVERSIONS, kind) ? CONVERSIONS[kind] : undefined;
   if (!conversion) return false;
   return conversion.toHub !== same || conversion.fromHub !== same;
 }
@@ -117,7 +117,7 @@ export function convertOwned(obj: object, fromApiVersion: string, toApiVersion: 
  * a wasted copy on the read path.
  */
 export function convertBodyOwned(kind: string, obj: JsonObject, fromApiVersion: string, toApiVersion: string): JsonObject {
-  const conversion = CONVERSIONS[kind];
+  const conversion = Object.hasOwn(CONVERSIONS, kind) ? CONVERSIONS[kind] : undefined;
   if (!conversion) throw new Error(`no conversion for kind ${JSON.stringify(kind)}`);
   if (!conversion.apiVersions.includes(fromApiVersion)) throw new Error(`${kind} is not served at ${fromApiVersion}`);
   if (!conversion.apiVersions.includes(toApiVersion)) throw new Error(`${kind} is not served at ${toApiVersion}`);

@@ -1,4 +1,5 @@
 // Small helpers over plain JSON objects, shared by the per-kind conversions.
+import { setOwnKey } from '../codec/own-keys';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ export function cloneJson<T>(value: T): T {
 /** Builds an object from entries, leaving out undefined values (Go's omitempty on pointers). */
 export function compact(entries: Array<[string, unknown]>): JsonObject {
   const out: JsonObject = {};
-  for (const [key, value] of entries) if (value !== undefined) out[key] = value;
+  for (const [key, value] of entries) if (value !== undefined) setOwnKey(out, key, value);
   return out;
 }
 
@@ -40,13 +41,13 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => key in b && jsonEqual(a[key], b[key]));
+  return keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
 }
 
 /** A copy of `obj` without `key`. Built afresh: `delete` would leave a slow dictionary-mode object. */
 export function withoutKey(obj: JsonObject, key: string): JsonObject {
   const out: JsonObject = {};
-  for (const k of Object.keys(obj)) if (k !== key) out[k] = obj[k];
+  for (const k of Object.keys(obj)) if (k !== key) setOwnKey(out, k, obj[k]);
   return out;
 }
 
@@ -77,8 +78,8 @@ export function annotationsIn(obj: JsonObject): Readonly<Record<string, string>>
 export function replaceKey(obj: JsonObject, key: string, newKey: string, value: unknown): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(obj)) {
-    if (k !== key) out[k] = v;
-    else if (value !== undefined) out[newKey] = value;
+    if (k !== key) setOwnKey(out, k, v);
+    else if (value !== undefined) setOwnKey(out, newKey, value);
   }
   return out;
 }

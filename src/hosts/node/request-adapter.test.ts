@@ -13,4 +13,11 @@ describe('request targets', () => {
   it('keeps repeated headers, joined', () => {
     expect(collectHeaders(['Accept', 'a', 'accept', 'b', 'X-One', '1'])).toEqual({ accept: 'a, b', 'x-one': '1' });
   });
+
+  it('keeps headers named as Object.prototype members as headers', () => {
+    const headers = collectHeaders(['Constructor', 'a', '__proto__', 'b', 'toString', 'c', 'toString', 'd']);
+    expect(Object.keys(headers)).toEqual(['constructor', '__proto__', 'tostring']);
+    expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
+    expect([headers.constructor, headers.__proto__, headers.tostring]).toEqual(['a', 'b', 'c, d']);
+  });
 });

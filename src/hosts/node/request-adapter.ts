@@ -3,6 +3,7 @@
 // Node's `headers` would silently drop duplicates of e.g. content-type).
 import type { IncomingMessage } from 'node:http';
 import type { ApiRequest } from '../../core/types';
+import { ownValue, setOwnKey } from '../../core/codec/own-keys';
 
 /** kube-apiserver's default request body limit (3 MiB, `--max-request-bytes` default for JSON/YAML). */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -14,8 +15,9 @@ export function collectHeaders(raw: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    const prev = headers[name];
-    headers[name] = prev === undefined ? raw[i + 1] : `${prev}, ${raw[i + 1]}`;
+    // A header may be named `constructor` or `__proto__`: own keys only, read and written.
+    const prev = ownValue(headers, name);
+    setOwnKey(headers, name, prev === undefined ? raw[i + 1] : `${prev}, ${raw[i + 1]}`);
   }
   return headers;
 }

@@ -3,6 +3,7 @@
 // `done` settles when a watch stream ends, so the worker can keep itself alive (event.waitUntil)
 // exactly as long as a watch is open.
 import { bodyBytes, isStream, type ApiRequest, type ApiResponse, type ApiStream } from '../../core/types';
+import { setOwnKey } from '../../core/codec/own-keys';
 
 /** kube-apiserver's default request body limit, as the Node host uses. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -20,7 +21,7 @@ export async function toApiRequest(request: Request, pathAndQuery: string, limit
   const headers: Record<string, string> = {};
   // Headers iterates lower-cased names with repeated values already joined by ", ".
   request.headers.forEach((value, name) => {
-    headers[name] = value;
+    setOwnKey(headers, name, value);
   });
   // The page gets the worker's Response as it is, never decoded: the core must not gzip for it.
   delete headers['accept-encoding'];

@@ -9,12 +9,13 @@ import { parseWarningHeader } from '../lib/warnings';
 import { WarningsList } from './Warnings';
 
 function parseHeaders(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  const entries: [string, string][] = [];
   for (const line of text.split('\n')) {
     const i = line.indexOf(':');
-    if (i > 0) out[line.slice(0, i).trim()] = line.slice(i + 1).trim();
+    if (i > 0) entries.push([line.slice(0, i).trim(), line.slice(i + 1).trim()]);
   }
-  return out;
+  // Entries, not assignments: a header typed as `__proto__` stays a header.
+  return Object.fromEntries(entries);
 }
 
 export function RequestConsole({ apiBase, extraHeaders = {} }: { apiBase: string; extraHeaders?: Readonly<Record<string, string>> }) {

@@ -144,7 +144,7 @@ function kubectlPatch(req: ComposedRequest, path: string): KubectlEquivalent {
     if (query.get('force') === 'true') flags.push('--force-conflicts');
     return { command: `kubectl apply ${flags.join(' ')} -f - ${heredoc(req.body ?? '')}`, note: 'kubectl apply reads the object name and namespace from the body' };
   }
-  const type = PATCH_TYPES[contentType];
+  const type = Object.hasOwn(PATCH_TYPES, contentType) ? PATCH_TYPES[contentType] : undefined;
   if (!type) return { command: null, note: `kubectl patch cannot send Content-Type ${contentType || '(none)'}` };
   const resource = target.group ? `${target.resource}.${target.version}.${target.group}` : target.resource;
   if (target.subresource) flags.push(`--subresource=${shellQuote(target.subresource)}`);

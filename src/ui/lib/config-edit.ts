@@ -22,7 +22,8 @@ export function parseFieldPath(path: string): Step[] | undefined {
         const key: Record<string, Json> = {};
         for (const part of m[4]!.split(/,(?=[^,=]+=)/)) {
           const eq = part.indexOf('=');
-          key[part.slice(0, eq)] = JSON.parse(part.slice(eq + 1));
+          // defineProperty: a key field named `__proto__` stays a key.
+          Object.defineProperty(key, part.slice(0, eq), { value: JSON.parse(part.slice(eq + 1)), enumerable: true, writable: true, configurable: true });
         }
         steps.push({ key });
       }

@@ -249,3 +249,11 @@ describe('colours and descriptions', () => {
     expect(describeOwner({ manager: 'x', operation: '', apiVersion: '', subresource: '', time: '' })).toBe('x');
   });
 });
+
+describe('keys named as Object.prototype members', () => {
+  it('prints a data key named __proto__', () => {
+    const obj = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"toString":"b","__proto__":"a"}}');
+    expect(toStableYaml(obj)).toBe('apiVersion: v1\ndata:\n  __proto__: a\n  toString: b\nkind: ConfigMap\nmetadata:\n  name: c\n');
+  });
+});
+

@@ -63,9 +63,8 @@ type Json = unknown;
 export function sortKeysDeep(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, Json> = {};
-    for (const k of Object.keys(value).sort()) out[k] = sortKeysDeep((value as Record<string, Json>)[k]);
-    return out;
+    // Entries, not assignments: a key named `__proto__` must stay a key.
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeysDeep((value as Record<string, Json>)[k])]));
   }
   return value;
 }
@@ -98,7 +97,7 @@ function deepEqual(a: Json, b: Json): boolean {
   }
   const ak = Object.keys(a as object);
   const bo = b as Record<string, Json>;
-  return ak.length === Object.keys(bo).length && ak.every((k) => k in bo && deepEqual((a as Record<string, Json>)[k], bo[k]));
+  return ak.length === Object.keys(bo).length && ak.every((k) => Object.hasOwn(bo, k) && deepEqual((a as Record<string, Json>)[k], bo[k]));
 }
 
 /** Which item of a list a fieldsV1 element names, or -1 when the live list has no such item. */
@@ -117,7 +116,7 @@ function findListItem(element: string, list: Json): number {
   }
   if (element.startsWith('v:')) return list.findIndex((item) => deepEqual(item, parsed));
   const key = parsed as Record<string, Json>;
-  return list.findIndex((item) => item !== null && typeof item === 'object' && Object.keys(key).every((k) => deepEqual((item as Record<string, Json>)[k], key[k])));
+  return list.findIndex((item) => item !== null && typeof item === 'object' && Object.keys(key).every((k) => Object.hasOwn(item, k) && deepEqual((item as Record<string, Json>)[k], key[k])));
 }
 
 /** How kube prints a list element: `[name="c"]` for keys (sorted by name), `[="x"]` for set values, `[0]`. */
@@ -174,7 +173,7 @@ function claim(set: FieldsV1, value: Json, path: JsPath, owner: FieldOwner, clai
     let childValue: Json;
     if (element.startsWith('f:')) {
       const name = element.slice(2);
-      childValue = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>)[name] : undefined;
+      childValue = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, name) ? (value as Record<string, Json>)[name] : undefined;
       if (childValue === undefined) continue; // owned but absent from the live object: no line to mark
       childPath = [...path, name];
     } else {

@@ -22,4 +22,11 @@ describe('starting configuration from a live object', () => {
     expect(skeletonConfig('v1', 'ConfigMap', 'c', 'ns')).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } });
     expect(skeletonConfig('v1', 'Namespace', 'n')).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' } });
   });
+
+  it('keeps a top-level key named __proto__ as a key', () => {
+    const live = JSON.parse('{"apiVersion":"x.io/v1","kind":"W","metadata":{"name":"w"},"__proto__":{"a":1},"status":{}}');
+    const out = startingConfig(live);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"apiVersion":"x.io/v1","kind":"W","metadata":{"name":"w"},"__proto__":{"a":1}}');
+  });
 });

@@ -8,8 +8,8 @@ const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimest
 
 export function startingConfig(live: unknown): Obj {
   const obj = (live && typeof live === 'object' ? live : {}) as Obj;
-  const out: Obj = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== 'status') out[k] = v;
+  // Entries, not assignments: a top-level key named `__proto__` stays a key.
+  const out: Obj = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== 'status'));
   const meta = { ...((obj.metadata as Obj | undefined) ?? {}) };
   for (const k of SERVER_METADATA) delete meta[k];
   const annotations = meta.annotations as Record<string, string> | undefined;

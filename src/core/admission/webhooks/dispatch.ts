@@ -2,7 +2,7 @@
 // request matches, send each an AdmissionReview, apply mutating hooks' JSON patches in order (and
 // re-run IfNeeded hooks once when a later hook changed the object), run validating hooks
 // together, and turn failures into kube's errors (failurePolicy, sideEffects with dry run).
-import { applyPatch, type Operation } from 'fast-json-patch/index.mjs';
+import { applyOperations } from '../../registry/patch/json-patch-apply';
 import { ApiError } from '../../server/status';
 import { objectKey, type ServedResource } from '../../registry/catalog';
 import type { RegistryContext } from '../../registry/context';
@@ -159,7 +159,7 @@ export class WebhookDispatcher {
         const before = asVersion(object, req.r, inv.at, req) as Obj;
         let patched: Obj;
         try {
-          patched = applyPatch(clone(before), result.patch as Operation[], true, true).newDocument as Obj;
+          patched = applyOperations(before, result.patch) as Obj;
         } catch (err) {
           throw new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`, { causes: [{ message: (err as Error).message }] });
         }

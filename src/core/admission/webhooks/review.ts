@@ -4,6 +4,7 @@
 import { ApiError } from '../../server/status';
 import type { Obj } from '../../registry/objects';
 import type { AdmissionAttributes } from '../attributes';
+import { setOwnKey } from '../../codec/own-keys';
 
 export interface GVK {
   group: string;
@@ -105,7 +106,7 @@ export function verifyReviewResponse(bodyText: string, uid: string, mutating: bo
     throw new InvalidResponse('validating webhooks may not return patches');
   }
   const annotations: Record<string, string> = {};
-  for (const [k, v] of Object.entries((res.auditAnnotations ?? {}) as Obj)) if (typeof v === 'string') annotations[k] = v;
+  for (const [k, v] of Object.entries((res.auditAnnotations ?? {}) as Obj)) if (typeof v === 'string') setOwnKey(annotations, k, v);
   return {
     allowed: res.allowed === true,
     status: res.status && typeof res.status === 'object' ? (res.status as Obj) : undefined,

@@ -21,6 +21,7 @@ import {
 } from './decode-plan';
 import { readSpecial } from './decode-special';
 import { ProtobufError, Reader, toBase64 } from './wire';
+import { setOwnKey } from '../own-keys';
 
 export { setEmbeddedEnvelopeDecoder } from './decode-special';
 
@@ -184,7 +185,8 @@ function readMapEntry(field: DecodeField, r: Reader, map: Json): void {
     else r.skip(tag & 7);
   }
   if (r.pos !== end) throw new ProtobufError('unexpected EOF');
-  map[key] = value === undefined ? zeroMapValue(f) : value;
+  // A map key is a client's string (`__proto__` too): always an own key.
+  setOwnKey(map, key, value === undefined ? zeroMapValue(f) : value);
 }
 
 function scalarWireType(kind: number): number {

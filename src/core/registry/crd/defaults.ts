@@ -6,6 +6,7 @@
 //   3. then the same, recursively, inside every property, additionalProperties value and array
 //      item, defaults just set included (a default object gets its own fields' defaults).
 // Defaults apply only where the parent exists: `spec.replicas` is defaulted when there is a spec.
+import { ownValue, setOwnKey } from '../../codec/own-keys';
 
 type Schema = Record<string, any>;
 
@@ -22,7 +23,7 @@ function copyDefault(s: Schema): unknown {
 }
 
 function schemaOfKey(s: Schema, key: string): Schema | undefined {
-  const prop = s.properties?.[key];
+  const prop = s.properties ? ownValue(s.properties, key) : undefined;
   if (isObject(prop)) return prop;
   return isObject(s.additionalProperties) ? s.additionalProperties : undefined;
 }
@@ -64,20 +65,20 @@ function applyDefaults(x: unknown, s: Schema | undefined): boolean {
   if (!isObject(x)) return false;
   if (isObject(s.properties)) {
     for (const [key, prop] of Object.entries(s.properties as Record<string, Schema>)) {
-      if (hasDefault(prop) && (!(key in x) || nonNullableNull(x[key], prop))) {
-        x[key] = copyDefault(prop);
+      if (hasDefault(prop) && (!Object.hasOwn(x, key) || nonNullableNull(x[key], prop))) {
+        setOwnKey(x, key, copyDefault(prop));
         changed = true;
       }
     }
   }
   const additional = isObject(s.additionalProperties) ? s.additionalProperties : undefined;
   for (const key of Object.keys(x)) {
-    const prop = s.properties?.[key];
+    const prop = s.properties ? ownValue(s.properties, key) : undefined;
     if (isObject(prop)) {
       if (applyDefaults(x[key], prop)) changed = true;
     } else if (additional) {
       if (nonNullableNull(x[key], additional) && hasDefault(additional)) {
-        x[key] = copyDefault(additional);
+        setOwnKey(x, key, copyDefault(additional));
         changed = true;
       }
       if (applyDefaults(x[key], additional)) changed = true;

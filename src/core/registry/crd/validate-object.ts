@@ -5,6 +5,7 @@ import type { FieldError } from '../../server/status';
 import { validateComposites } from './validate-composite';
 import { validateListSetsAndMaps } from './validate-list-types';
 import { validateEmbeddedResources } from './validate-embedded';
+import { ownValue } from '../../codec/own-keys';
 
 type Schema = Record<string, any>;
 
@@ -83,7 +84,7 @@ export function validateAgainstSchema(value: unknown, schema: Schema | undefined
     if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) errs.push({ type: 'FieldValueTooMany', field: path, value, detail: `must have at most ${schema.maxProperties} items` });
     if (schema.minProperties !== undefined && keys.length < schema.minProperties) errs.push({ type: 'FieldValueInvalid', field: path, value, detail: `${path} in body should have at least ${schema.minProperties} properties` });
     for (const k of keys) {
-      const sub = schema.properties?.[k] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      const sub = (schema.properties ? (ownValue(schema.properties, k) as typeof schema.properties[string] | undefined) : undefined) ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
       validateAgainstSchema(obj[k], sub, child(path, k), errs);
     }
   }

@@ -91,7 +91,7 @@ export class GoTypeChecker {
     if (!props) return;
     const record = value as Record<string, unknown>;
     for (const key in record) {
-      const prop = props[key];
+      const prop = Object.hasOwn(props, key) ? props[key] : undefined;
       if (!prop) continue;
       this.path.push(key);
       this.value(record[key], prop, r.struct ?? '');

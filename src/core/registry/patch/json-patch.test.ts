@@ -63,6 +63,41 @@ describe('JSON patch', () => {
   });
 });
 
+describe('JSON patch paths whose keys are Object.prototype member names', () => {
+  const unprocessable = { code: 422, message: 'the server rejected our request due to an error in our request' };
+  const apply = (d: unknown, body: string) => applyJsonPatch(d, parseJsonPatch(body).ops) as Record<string, any>;
+
+  it('adds, replaces, tests and removes `__proto__` as an ordinary key (kube applies it; fast-json-patch refused it)', () => {
+    const added = apply({ data: {} }, '[{"op":"add","path":"/data/__proto__","value":{"x":"1"}}]');
+    expect(Object.getOwnPropertyDescriptor(added.data, '__proto__')?.value).toEqual({ x: '1' });
+    expect(Object.getPrototypeOf(added.data)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+    const replaced = apply(added, '[{"op":"test","path":"/data/__proto__/x","value":"1"},{"op":"replace","path":"/data/__proto__","value":"v"}]');
+    expect(JSON.stringify(replaced)).toBe('{"data":{"__proto__":"v"}}');
+    expect(apply(replaced, '[{"op":"remove","path":"/data/__proto__"}]')).toEqual({ data: {} });
+    expect(apply({}, '[{"op":"add","path":"/__proto__","value":{"polluted":true}}]')).toEqual(JSON.parse('{"__proto__":{"polluted":true}}'));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('never finds inherited members: a path through or to `toString` that the document lacks fails', () => {
+    for (const body of [
+      '[{"op":"test","path":"/data/toString","value":null}]',
+      '[{"op":"remove","path":"/data/constructor"}]',
+      '[{"op":"replace","path":"/data/valueOf","value":"x"}]',
+      '[{"op":"add","path":"/data/constructor/prototype/x","value":"1"}]',
+      '[{"op":"copy","from":"/data/hasOwnProperty","path":"/data/x"}]',
+    ]) expect(fail(() => apply({ data: {} }, body))).toMatchObject(unprocessable);
+    expect(apply({ data: {} }, '[{"op":"add","path":"/data/constructor","value":"c"},{"op":"move","from":"/data/constructor","path":"/data/toString"}]')).toEqual({ data: { toString: 'c' } });
+  });
+
+  it('reads array indices and a missing value as evanphx/json-patch does', () => {
+    expect(apply({ l: [1, 2, 3] }, '[{"op":"remove","path":"/l/-1"},{"op":"add","path":"/l/-1","value":9}]')).toEqual({ l: [1, 2, 9] });
+    expect(apply({ l: [] }, '[{"op":"add","path":"/l/-","value":1},{"op":"add","path":"/m"}]')).toEqual({ l: [1], m: null });
+    expect(fail(() => apply({ l: [1] }, '[{"op":"add","path":"/l/3","value":1}]'))).toMatchObject(unprocessable);
+    expect(fail(() => apply({ l: [1] }, '[{"op":"replace","path":"/l/x","value":1}]'))).toMatchObject(unprocessable);
+  });
+});
+
 describe('patch entry points', async () => {
   const { parsePatchBody, applyJsonPatch: apply, applyMergePatch: merge, patchStrictErrors } = await import('./index');
   it('reads the body once and applies either type', () => {

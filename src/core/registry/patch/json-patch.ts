@@ -1,10 +1,8 @@
-// JSON patch (RFC 6902) for application/json-patch+json, applied with fast-json-patch and
-// answered the way kube-apiserver (evanphx/json-patch) does: a body that does not decode as a
+// JSON patch (RFC 6902) for application/json-patch+json, applied as evanphx/json-patch does
+// (json-patch-apply.ts) and answered the way kube-apiserver (evanphx/json-patch) does: a body that does not decode as a
 // list of operations is 400 BadRequest, more than 10000 operations is 413, and any operation
 // that fails (bad path, failed test, unknown op) is 422 with kube's generic message.
-// The ESM build: the package's CommonJS main has no named exports for Node's ESM loader.
-import { applyPatch } from 'fast-json-patch/index.mjs';
-import type { Operation } from 'fast-json-patch';
+import { applyOperations, JsonPatchApplyFailure } from './json-patch-apply';
 import { ApiError, badRequest, requestEntityTooLarge } from '../../server/status';
 import { JsonSyntaxError, nodeToValue, scanJson, type JsonNode } from '../../codec/json-scan';
 
@@ -21,6 +19,9 @@ function goKind(n: JsonNode): string {
   const v = n.value;
   return typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : 'bool';
 }
+
+/** One operation as the client sent it (its members are checked when it is applied). */
+export type Operation = Record<string, unknown>;
 
 export interface ParsedJsonPatch {
   ops: Operation[];
@@ -70,21 +71,12 @@ export function jsonPatchStrictErrors(p: ParsedJsonPatch): string[] {
 /** Apply operations to a copy of the document. */
 export function applyJsonPatch(doc: unknown, ops: Operation[]): unknown {
   if (ops.length === 0) return structuredCloneJson(doc);
-  if (ops.some((op) => op === null || typeof op !== 'object' || targetsRoot(op))) throw jsonPatchApplyError();
   try {
-    return applyPatch(structuredCloneJson(doc), ops, true, true).newDocument;
-  } catch {
-    throw jsonPatchApplyError();
+    return applyOperations(doc, ops);
+  } catch (e) {
+    if (e instanceof JsonPatchApplyFailure) throw jsonPatchApplyError();
+    throw e;
   }
-}
-
-/**
- * evanphx/json-patch finds no container for the root (`""`): only `test` may name it. (fast-json-patch
- * would replace the whole document, or move it into itself.)
- */
-function targetsRoot(op: Operation): boolean {
-  if (op.path === '' && op.op !== 'test') return true;
-  return (op.op === 'move' || op.op === 'copy') && (op as { from?: unknown }).from === '';
 }
 
 function structuredCloneJson<T>(v: T): T {

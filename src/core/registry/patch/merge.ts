@@ -34,7 +34,8 @@ function mergeDocs(doc: Obj, patch: Obj): void {
       delete doc[k];
       continue;
     }
-    const cur = doc[k];
+    // Only the document's own key: `__proto__` or `toString` it does not have is a new key.
+    const cur = Object.hasOwn(doc, k) ? doc[k] : undefined;
     if (cur === undefined || cur === null) setKey(doc, k, pruneNulls(v));
     else if (!isObj(cur)) setKey(doc, k, pruneNulls(v));
     else if (!isObj(v)) setKey(doc, k, v);

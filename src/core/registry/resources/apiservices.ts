@@ -17,6 +17,7 @@ import { ApiError } from '../../server/status';
 import { builtinApiServicePriority } from './apiservice-priorities';
 import { apiServiceResource } from './apiservice-availability';
 import { LOCAL_AVAILABLE, withAvailable } from './apiservice-conditions';
+import { setOwnKey } from '../../codec/own-keys';
 
 export const AUTOMANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
 const ON_START = 'onstart';
@@ -67,7 +68,7 @@ function crdDesired(ctx: RegistryContext, builtins: Map<string, Desired>): Map<s
 /** The spec without the zero values Go leaves out, to compare with a desired one. */
 function meaningfulSpec(spec: Obj | undefined): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(spec ?? {})) if (v !== null && v !== undefined && v !== false && v !== '' && v !== 0) out[k] = v;
+  for (const [k, v] of Object.entries(spec ?? {})) if (v !== null && v !== undefined && v !== false && v !== '' && v !== 0) setOwnKey(out, k, v);
   return out;
 }
 

@@ -15,6 +15,7 @@ import {
   SUGGESTED_FLOW_SCHEMAS,
   SUGGESTED_PRIORITY_LEVELS,
 } from './flowcontrol-bootstrap-objects';
+import { setOwnKey } from '../../codec/own-keys';
 
 export const FLOWCONTROL_GROUP = 'flowcontrol.apiserver.k8s.io';
 /** How the producer appears in managedFields. */
@@ -44,7 +45,7 @@ export function canonicalSpec(value: unknown): string {
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v).sort()) {
         const w = walk((v as Record<string, unknown>)[k]);
-        if (w !== undefined) out[k] = w;
+        if (w !== undefined) setOwnKey(out, k, w);
       }
       return out;
     }

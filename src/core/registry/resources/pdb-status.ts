@@ -4,6 +4,7 @@
 import type { Obj } from '../objects';
 import { rfc3339 } from '../objects';
 import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
+import { setOwnKey } from '../../codec/own-keys';
 
 /** How long an eviction's pod stays "disrupted" (not counted healthy) before it is forgotten: kube's DeletionTimeout. */
 const DISRUPTION_TIMEOUT_MS = 2 * 60 * 1000;
@@ -46,10 +47,10 @@ export function computePdbStatus(pdb: Obj, namespacePods: Obj[], nowMs: number):
     const pod = pods.find((p) => p.metadata?.name === name);
     if (!pod || pod.metadata?.deletionTimestamp) continue;
     if (Date.parse(at) + DISRUPTION_TIMEOUT_MS < nowMs) continue;
-    disrupted[name] = at;
+    setOwnKey(disrupted, name, at);
   }
   const expectedPods = pods.length;
-  const currentHealthy = pods.filter((p) => !p.metadata?.deletionTimestamp && !(p.metadata?.name in disrupted) && podReady(p)).length;
+  const currentHealthy = pods.filter((p) => !p.metadata?.deletionTimestamp && !Object.hasOwn(disrupted, p.metadata?.name) && podReady(p)).length;
   let desiredHealthy = 0;
   if (pdb.spec?.maxUnavailable !== undefined && pdb.spec?.maxUnavailable !== null) {
     desiredHealthy = Math.max(0, expectedPods - (scaledValue(pdb.spec.maxUnavailable, expectedPods) ?? expectedPods));

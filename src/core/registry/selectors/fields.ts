@@ -1,6 +1,7 @@
 // Field selectors as k8s.io/apimachinery/pkg/fields parses them (`a=b`, `a==b`, `a!=b`,
 // comma-separated, values escaped with `\,` `\=` `\\`), plus the per-kind label conversion of
 // kube-apiserver v1.23 that rejects unsupported fields (400 BadRequest with the thrown message).
+import { lookupTable } from '../../codec/own-keys';
 
 export interface FieldRequirement {
   field: string;
@@ -85,7 +86,7 @@ export function parseFieldSelector(selector: string): FieldSelector {
 
 export function matchesFields(sel: FieldSelector, fields: Record<string, string>): boolean {
   // A field missing from the set reads as "" (fields.Set.Get).
-  return sel.requirements.every((r) => ((fields[r.field] ?? '') === r.value) === (r.operator === '='));
+  return sel.requirements.every((r) => (((Object.hasOwn(fields, r.field) ? fields[r.field] : undefined) ?? '') === r.value) === (r.operator === '='));
 }
 
 export function fieldSelectorToString(sel: FieldSelector): string {
@@ -104,12 +105,12 @@ type Converter = (label: string) => string;
 function allowList(labels: string[], renames: Record<string, string> = {}): Converter {
   return (label) => {
     if (labels.includes(label)) return label;
-    if (renames[label]) return renames[label];
+    if (Object.hasOwn(renames, label)) return renames[label]!;
     throw new Error(`field label not supported: ${label}`);
   };
 }
 
-const EVENTS_K8S_IO: Record<string, string> = {
+const EVENTS_K8S_IO = lookupTable<string>({
   reason: 'reason',
   'regarding.kind': 'involvedObject.kind',
   'regarding.namespace': 'involvedObject.namespace',
@@ -122,7 +123,7 @@ const EVENTS_K8S_IO: Record<string, string> = {
   type: 'type',
   'metadata.namespace': 'metadata.namespace',
   'metadata.name': 'metadata.name',
-};
+});
 
 const CONVERTERS: Record<string, Converter> = {
   '/Pod': allowList(

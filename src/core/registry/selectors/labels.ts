@@ -3,6 +3,7 @@
 // Parse errors are thrown as Error with kube's message; the API answers them with 400 BadRequest.
 import { fieldErrorBody, type FieldError } from '../../server/status';
 import { isQualifiedName, isValidLabelValue } from '../validation/names';
+import { lookupTable } from '../../codec/own-keys';
 
 /** selection.Operator values as kube spells them. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'gt' | 'lt' | 'exists' | '!';
@@ -33,9 +34,10 @@ interface Item {
   lit: string;
 }
 
-const KEYWORDS: Record<string, Tok> = {
+const KEYWORDS = lookupTable<Tok>({
   ')': ')', ',': ',', '!': '!', '==': '==', '=': '=', '>': '>', in: 'in', '<': '<', '!=': '!=', notin: 'notin', '(': '(',
-};
+});
+const SELECTOR_OPERATORS = lookupTable<LabelOperator>({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' });
 
 const isWhitespace = (c: string) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
 const isSpecial = (c: string) => '=!(),><'.includes(c) && c !== '';
@@ -283,7 +285,7 @@ export function labelSelectorFromObject(sel: unknown): LabelSelector {
   const reqs: LabelRequirement[] = [];
   for (const [k, v] of Object.entries(s.matchLabels ?? {})) reqs.push(newRequirement(k, '=', [v]));
   for (const e of s.matchExpressions ?? []) {
-    const op = ({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' } as Record<string, LabelOperator>)[e.operator];
+    const op = SELECTOR_OPERATORS[e.operator];
     if (!op) throw new Error(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
     reqs.push(newRequirement(e.key, op, [...(e.values ?? [])]));
   }

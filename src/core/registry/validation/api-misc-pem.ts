@@ -2,6 +2,7 @@
 // certificates.k8s.io validation (v1.23 ParseCSR / validateCertificate) runs them. Bytes are
 // handled as latin1 strings so that string offsets are byte offsets.
 import { decodeBase64 } from './base64';
+import { setOwnKey } from '../../codec/own-keys';
 
 export interface PemBlock {
   type: string;
@@ -65,7 +66,7 @@ export function pemDecode(data: string): { block: PemBlock | null; rest: string 
       const [line, next] = getLine(rest);
       const colon = line.indexOf(':');
       if (colon < 0) break;
-      headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+      setOwnKey(headers, line.slice(0, colon).trim(), line.slice(colon + 1).trim());
       rest = next;
     }
     if (truncated) return { block: null, rest: data };

@@ -6,6 +6,7 @@ import { semanticEqual } from './gofmt';
 import type { KindRules } from './kind-rules';
 import { utf8Length, validateImmutable } from './meta';
 import { isConfigMapKey } from './names';
+import { setOwnKey } from '../../codec/own-keys';
 
 type Obj = Record<string, any>;
 export const MAX_SECRET_SIZE = 1024 * 1024;
@@ -33,12 +34,12 @@ export function validateConfigMap(cm: Obj): FieldError[] {
   const bin: Obj = cm.binaryData && typeof cm.binaryData === 'object' ? cm.binaryData : {};
   for (const [k, v] of entries(data)) {
     for (const m of isConfigMapKey(k)) errs.push(invalid(key('data', k), k, m));
-    if (k in bin) errs.push(invalid(key('data', k), k, 'duplicate of key present in binaryData'));
+    if (Object.hasOwn(bin, k)) errs.push(invalid(key('data', k), k, 'duplicate of key present in binaryData'));
     total += utf8Length(String(v ?? ''));
   }
   for (const [k, v] of entries(bin)) {
     for (const m of isConfigMapKey(k)) errs.push(invalid(key('binaryData', k), k, m));
-    if (k in data) errs.push(invalid(key('binaryData', k), k, 'duplicate of key present in data'));
+    if (Object.hasOwn(data, k)) errs.push(invalid(key('binaryData', k), k, 'duplicate of key present in data'));
     total += byteValue(v, key('binaryData', k), errs);
   }
   // field.NewPath("") prints as `[]`: the error is about the whole object.
@@ -64,7 +65,7 @@ function secretDefaults(secret: Obj): void {
   if (secret.stringData && typeof secret.stringData === 'object') {
     // stringData is write-only: merged into data (winning over data) and never stored.
     const data: Obj = secret.data && typeof secret.data === 'object' ? secret.data : {};
-    for (const [k, v] of Object.entries(secret.stringData as Obj)) data[k] = encodeBase64Text(String(v ?? ''));
+    for (const [k, v] of Object.entries(secret.stringData as Obj)) setOwnKey(data, k, encodeBase64Text(String(v ?? '')));
     secret.data = data;
   }
   delete secret.stringData;

@@ -1,6 +1,7 @@
 // Pod and pod-template defaulting as kube-apiserver v1.23 applies it (core/v1 defaults.go plus the
 // ServiceAccount and Priority admission plugins for Pods), so `get -o yaml` looks like a cluster's.
 import { addQuantity, compareQuantity, parseQuantity, type Quantity } from './quantity';
+import { ownValue, setOwnKey } from '../../codec/own-keys';
 
 type Obj = Record<string, any>;
 
@@ -117,7 +118,7 @@ export function defaultPod(pod: Obj): void {
     if (!isObj(c.resources) || !isObj(c.resources.limits)) continue;
     // Requests default to limits, per resource, only on Pods (not templates).
     const req: Obj = isObj(c.resources.requests) ? c.resources.requests : {};
-    for (const [k, v] of Object.entries(c.resources.limits)) if (req[k] === undefined) req[k] = v;
+    for (const [k, v] of Object.entries(c.resources.limits)) if (ownValue(req, k) === undefined) setOwnKey(req, k, v);
     c.resources.requests = req;
   }
   if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null) spec.enableServiceLinks = true;

@@ -31,4 +31,11 @@ describe('Quantity', () => {
     expect(compareQuantity(parseQuantity('500m')!, parseQuantity('1')!)).toBe(-1);
     expect(compareQuantity(parseQuantity('2')!, parseQuantity('1500m')!)).toBe(1);
   });
+
+  it('refuses suffixes named as Object.prototype members (a lookup must not find inherited ones)', () => {
+    for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+      expect(parseQuantity(`1${name}`)).toBeUndefined();
+    }
+    expect(parseQuantity('1Ki')).toBeDefined();
+  });
 });

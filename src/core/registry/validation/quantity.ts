@@ -25,10 +25,10 @@ export function parseQuantity(input: unknown): Quantity | undefined {
   let format: QuantityFormat;
   let base10 = 0;
   let base2 = 0;
-  if (suffix in BINARY) {
+  if (Object.hasOwn(BINARY, suffix)) {
     format = 'BinarySI';
     base2 = BINARY[suffix];
-  } else if (suffix in DECIMAL) {
+  } else if (Object.hasOwn(DECIMAL, suffix)) {
     format = 'DecimalSI';
     base10 = DECIMAL[suffix];
   } else {

@@ -18,6 +18,7 @@ import {
   validateResourceQuantityValue,
 } from './resource-names';
 import { isObj, type Obj } from './values';
+import { setOwnKey } from '../../codec/own-keys';
 
 
 const sortedKeys = (m: unknown): string[] => (isObj(m) ? Object.keys(m).sort() : []);
@@ -160,9 +161,9 @@ function defaultLimitRange(lr: Obj): void {
     if (!isObj(item) || item.type !== 'Container') continue;
     const def: Obj = isObj(item.default) ? { ...item.default } : {};
     const req: Obj = isObj(item.defaultRequest) ? { ...item.defaultRequest } : {};
-    for (const [k, v] of Object.entries(isObj(item.max) ? item.max : {})) if (!(k in def)) def[k] = v;
-    for (const [k, v] of Object.entries(def)) if (!(k in req)) req[k] = v;
-    for (const [k, v] of Object.entries(isObj(item.min) ? item.min : {})) if (!(k in req)) req[k] = v;
+    for (const [k, v] of Object.entries(isObj(item.max) ? item.max : {})) if (!Object.hasOwn(def, k)) setOwnKey(def, k, v);
+    for (const [k, v] of Object.entries(def)) if (!Object.hasOwn(req, k)) setOwnKey(req, k, v);
+    for (const [k, v] of Object.entries(isObj(item.min) ? item.min : {})) if (!Object.hasOwn(req, k)) setOwnKey(req, k, v);
     // Empty maps are omitted when Go marshals the item (omitempty).
     if (Object.keys(def).length) item.default = def;
     if (Object.keys(req).length) item.defaultRequest = req;

@@ -96,13 +96,13 @@ export function goQuantity(raw: unknown): string {
   let value = BigInt(digits);
   let scale = 0;
   let format: string;
-  if (suffix in BINARY_EXP) {
+  if (Object.hasOwn(BINARY_EXP, suffix)) {
     format = 'BinarySI';
     const exp = BINARY_EXP[suffix];
     // ParseQuantity's precision budget for binary suffixes; past it Go falls back to inf.Dec.
     if (15 - digits.length - Math.trunc((exp * 3) / 10) - 1 < 0) return JSON.stringify(text);
     value <<= BigInt(exp);
-  } else if (suffix in DECIMAL_EXP) {
+  } else if (Object.hasOwn(DECIMAL_EXP, suffix)) {
     format = 'DecimalSI';
     scale = DECIMAL_EXP[suffix];
   } else {

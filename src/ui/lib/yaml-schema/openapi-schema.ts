@@ -70,7 +70,8 @@ export function rawChildSchema(doc: OpenApiDoc, node: SchemaNode | undefined, st
   const resolved = resolveSchema(doc, node);
   if (!resolved) return undefined;
   if (typeof step === 'number') return resolved.items;
-  const prop = resolved.properties?.[step];
+  // Own properties only: a key typed as `toString` is an unknown field, not Object.prototype's.
+  const prop = resolved.properties && Object.hasOwn(resolved.properties, step) ? resolved.properties[step] : undefined;
   if (prop) return prop;
   if (resolved.additionalProperties && typeof resolved.additionalProperties === 'object') return resolved.additionalProperties;
   return undefined;

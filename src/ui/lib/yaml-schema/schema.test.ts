@@ -46,6 +46,12 @@ describe('schemas from /openapi/v3', () => {
     expect(fetches.filter((u) => u.startsWith('/openapi/v3/apis/apps/v1')).length).toBe(1);
   });
 
+  it('reports fields named as Object.prototype members as unknown, and takes them as map keys', async () => {
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  toString: x\n  labels:\n    constructor: v\ndata:\n  __proto__: v\n  valueOf: v\n';
+    const messages = (await validateYaml(text, lookup)).map((p) => p.message);
+    expect(messages).toEqual(['unknown field "metadata.toString" (ObjectMeta has no such field)']);
+  });
+
   it('validates every document: unknown fields, wrong types, syntax, unknown kinds', async () => {
     const text = [
       'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: three\n  selector:\n    matchLabels:\n      app: web\n  template:\n    spec:\n      containers:\n      - name: c\n        imag: nginx\n',

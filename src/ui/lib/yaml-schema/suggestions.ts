@@ -32,7 +32,7 @@ export function fieldSuggestions(kind: KindSchema, path: readonly PathStep[]): F
 /** Markdown for a hover over a field: its path, type and description. */
 export function fieldHover(kind: KindSchema, path: readonly PathStep[], key: string): string | undefined {
   const parent = schemaAt(kind.doc, kind.root, path);
-  const prop = parent?.properties?.[key];
+  const prop = parent?.properties && Object.hasOwn(parent.properties, key) ? parent.properties[key] : undefined;
   if (!prop) return undefined;
   const resolved = resolveSchema(kind.doc, prop);
   const where = [...path.map((s) => (typeof s === 'number' ? '[]' : `.${s}`)), `.${key}`].join('').replace(/\.\[\]/g, '[]');
