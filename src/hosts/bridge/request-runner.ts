@@ -65,11 +65,16 @@ export async function runRequest(req: RunnableRequest, deps: RunnerDeps, signal:
     }
     send({ t: 'res', id: req.id, status, headers, stream: true });
     const reader = res.body.getReader();
+    // Cancelling the reader reaches the worker's stream, which stops the API's watch.
+    const stop = () => void reader.cancel().catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       send({ t: 'data', id: req.id }, value);
     }
+    signal.removeEventListener('abort', stop);
+    if (signal.aborted) return { status, state: 'cancelled' };
     send({ t: 'end', id: req.id });
     return { status, state: 'done' };
   } catch (err) {

@@ -7,7 +7,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { BRIDGE_SOCKET_PATH } from '../../bridge/protocol';
 import type { Bridge } from './bridge';
@@ -33,6 +33,34 @@ export interface BridgeServer {
   /** `host:port` as a person types it into the page. */
   address: string;
   close(): Promise<void>;
+}
+
+/**
+ * The socket as a plain stream that yields `first` again. A TLS server handed a net.Socket reads
+ * its file descriptor directly and would miss bytes already read (unshift only reaches JS
+ * readers); handed any other stream, it reads through the stream API.
+ */
+function replaying(socket: Socket, first: Buffer): Duplex {
+  const stream = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk: Buffer, _encoding, done) => void socket.write(chunk, done),
+    final: (done) => {
+      socket.end();
+      done();
+    },
+    destroy: (err, done) => {
+      socket.destroy(err ?? undefined);
+      done(err);
+    },
+  });
+  stream.push(first);
+  socket.on('data', (chunk: Buffer) => {
+    if (!stream.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => stream.push(null));
+  socket.on('error', (err) => stream.destroy(err));
+  socket.on('close', () => stream.destroy());
+  return stream;
 }
 
 function refuseUpgrade(socket: Duplex, code: number, reason: string): void {
@@ -74,8 +102,12 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     socket.on('close', () => open.delete(socket));
     socket.once('data', (first: Buffer) => {
       socket.pause();
+      if (first[0] === TLS_HANDSHAKE) {
+        secure.emit('connection', replaying(socket, first));
+        return;
+      }
       socket.unshift(first);
-      (first[0] === TLS_HANDSHAKE ? secure : plain).emit('connection', socket);
+      plain.emit('connection', socket);
       socket.resume();
     });
   });
