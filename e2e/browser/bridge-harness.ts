@@ -26,8 +26,25 @@ export interface BridgeProcess {
   kubectl(args: string[], opts?: RunOptions): Promise<RunResult>;
   helm(args: string[], opts?: RunOptions): Promise<RunResult>;
   /** kubectl as a running child (for `get -w`), with its output so far. */
-  spawnKubectl(args: string[]): { child: ChildProcess; out(): string; err(): string; exited: Promise<number> };
+  spawnKubectl(args: string[]): RunningKubectl;
   stop(): Promise<void>;
+}
+
+export interface RunningKubectl {
+  child: ChildProcess;
+  out(): string;
+  err(): string;
+  exited: Promise<number>;
+}
+
+/** kubectl as a running child (for `get -w`) with the given kubeconfig, HOME and cache in `dir`. */
+export function spawnKubectl(dir: string, kubeconfig: string, args: string[]): RunningKubectl {
+  const child = spawn(join(BIN, 'kubectl'), ['--cache-dir', join(dir, 'kube-cache'), ...args], { env: clientEnv(dir, kubeconfig), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+  return { child, out: () => out, err: () => err, exited: new Promise((r) => child.on('close', (code) => r(code ?? 128))) };
 }
 
 export function clientEnv(dir: string, kubeconfig: string): NodeJS.ProcessEnv {
@@ -76,14 +93,7 @@ export async function startBridgeProcess(pageOrigin: string): Promise<BridgeProc
     waitFor,
     kubectl: (args, opts) => run(join(BIN, 'kubectl'), ['--cache-dir', cacheDir, ...args], env, opts),
     helm: (args, opts) => run(join(BIN, 'helm'), args, env, opts),
-    spawnKubectl(args) {
-      const c = spawn(join(BIN, 'kubectl'), ['--cache-dir', cacheDir, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let o = '';
-      let e = '';
-      c.stdout.setEncoding('utf8').on('data', (s: string) => (o += s));
-      c.stderr.setEncoding('utf8').on('data', (s: string) => (e += s));
-      return { child: c, out: () => o, err: () => e, exited: new Promise((r) => c.on('close', (code) => r(code ?? 128))) };
-    },
+    spawnKubectl: (args) => spawnKubectl(dir, kubeconfig, args),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
