@@ -54,7 +54,7 @@ export async function runRequest(req: RunnableRequest, deps: RunnerDeps, signal:
   const withBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body.byteLength > 0;
   let status: number | undefined;
   try {
-    const res = await deps.fetch(url, { method: req.method, headers: req.headers, body: withBody ? (req.body as Uint8Array<ArrayBuffer>) : undefined, signal, credentials: 'omit', cache: 'no-store' });
+    const res = await deps.fetch(url, { method: req.method, headers: req.headers, body: withBody ? (req.body as Uint8Array<ArrayBuffer>) : undefined, signal });
     status = res.status;
     onHead(status);
     const headers = [...res.headers];

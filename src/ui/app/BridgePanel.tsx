@@ -1,7 +1,7 @@
 // "Connect kubectl": pairs this tab with `npm run bridge` so the real kubectl, helm and client
 // libraries drive the cluster in this tab, then lists their requests live (what was asked, by
 // which client, the answer's status and how long the tab took).
-import { useState, type FormEvent } from 'react';
+import { memo, useState, type FormEvent } from 'react';
 import { DEFAULT_BRIDGE_PORT } from '../../hosts/bridge/protocol';
 import type { BridgeState } from '../../hosts/bridge/page-relay';
 import type { RelayedRequestEntry } from '../../hosts/bridge/request-log';
@@ -46,11 +46,28 @@ function duration(entry: RelayedRequestEntry): string {
   return entry.durationMs < 1000 ? `${entry.durationMs} ms` : `${(entry.durationMs / 1000).toFixed(1)} s`;
 }
 
+/** The newest requests shown (the log keeps more; a longer table costs the tab layout time). */
+const SHOWN_ROWS = 100;
+
+/** One row; entries are replaced, never changed, so a row re-renders only when its request moved on. */
+const RequestRow = memo(function RequestRow({ entry: e }: { entry: RelayedRequestEntry }) {
+  return (
+    <tr className={e.status !== undefined && e.status >= 400 ? 'bridge-error-row' : undefined}>
+      <td>{new Date(e.startedAt).toLocaleTimeString()}</td>
+      <td>{e.method}</td>
+      <td title={e.path}>{e.path}</td>
+      <td title={e.userAgent}>{shortUserAgent(e.userAgent)}</td>
+      <td>{outcome(e)}</td>
+      <td>{duration(e)}</td>
+    </tr>
+  );
+});
+
 function RequestRows({ entries }: { entries: readonly RelayedRequestEntry[] }) {
   if (entries.length === 0) return <p className="muted">No requests yet. They show here as kubectl sends them.</p>;
   return (
     <div className="table-scroll bridge-log">
-      <table>
+      <table className="bridge-table">
         <thead>
           <tr>
             <th>TIME</th>
@@ -63,17 +80,10 @@ function RequestRows({ entries }: { entries: readonly RelayedRequestEntry[] }) {
         </thead>
         <tbody>
           {entries
-            .slice()
+            .slice(-SHOWN_ROWS)
             .reverse()
             .map((e) => (
-              <tr key={e.id} className={e.status !== undefined && e.status >= 400 ? 'bridge-error-row' : undefined}>
-                <td>{new Date(e.startedAt).toLocaleTimeString()}</td>
-                <td>{e.method}</td>
-                <td title={e.path}>{e.path}</td>
-                <td title={e.userAgent}>{shortUserAgent(e.userAgent)}</td>
-                <td>{outcome(e)}</td>
-                <td>{duration(e)}</td>
-              </tr>
+              <RequestRow key={e.id} entry={e} />
             ))}
         </tbody>
       </table>

@@ -97,7 +97,10 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
   }
   const [plain, secure] = servers as [Server, Server];
   const open = new Set<Socket>();
-  const front = createNetServer({ noDelay: true }, (socket) => {
+  const front = createNetServer((socket) => {
+    // Head and body go out as separate writes: with Nagle's algorithm on, the second waits for
+    // the client's delayed ACK (~40 ms per request).
+    socket.setNoDelay(true);
     open.add(socket);
     socket.on('close', () => open.delete(socket));
     socket.once('data', (first: Buffer) => {
