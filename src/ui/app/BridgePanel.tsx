@@ -125,7 +125,7 @@ export function BridgePanel({ apiBase }: { apiBase: string }) {
         <button type="submit" className="primary" disabled={busy || code.trim() === ''}>
           {state.phase === 'paired' ? 'Pair again' : 'Connect'}
         </button>
-        {state.phase !== 'idle' && (
+        {(state.phase === 'paired' || state.phase === 'connecting' || state.phase === 'reconnecting') && (
           <button type="button" onClick={() => bridge.disconnect()}>
             Disconnect
           </button>

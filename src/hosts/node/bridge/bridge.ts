@@ -151,7 +151,7 @@ export class Bridge {
     const where = await this.options.onPairing();
     if (socket.readyState !== socket.OPEN) return;
     const replacedAnother = this.tab !== undefined;
-    this.attach(socket, origin, outcome.session, 'another tab paired with the bridge and serves kubectl now');
+    this.attach(socket, origin, outcome.session, 'another tab paired with the bridge and serves kubectl now; to serve it from this tab again, enter the new code the bridge printed');
     this.say(socket, { type: 'paired', session: outcome.session, ...where });
     this.options.events.paired(origin, replacedAnother);
     this.options.events.code(this.pairing.displayCode);
