@@ -160,7 +160,13 @@ describe('kubectl, helm and client-node against a browser tab', () => {
     expect(viaTab).toContain('update informed {"v":"2"}');
   });
 
+  it('the page shows kubectl as a field manager of what it applied', async () => {
+    await page.goto(new URL('#/api/v1/namespaces/default/configmaps/ssa-cm', site.url).href);
+    await page.getByRole('list', { name: 'Field managers' }).getByRole('listitem').filter({ hasText: 'kubectl Apply' }).waitFor();
+  });
+
   it('the panel lists the bridged requests with their client, status and duration', async () => {
+    await page.goto(new URL('#/kubectl', site.url).href);
     const panel = page.getByRole('region', { name: 'Connect kubectl' });
     await panel.getByRole('cell', { name: 'kubectl/v1.34.5' }).first().waitFor();
     await expect(panel.getByRole('cell', { name: /^Helm\// }).count()).resolves.toBeGreaterThan(0);
