@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startCluster, type Cluster, type RunResult } from '../harness';
-import { buildAndServe, launchBrowser, openApp, type Site } from './harness';
+import { buildAndServe, launchBrowser, openApp, stopServiceWorkers, type Site } from './harness';
 import { fixture, pairPage, spawnKubectl, startBridgeProcess, type BridgeProcess, type RunningKubectl } from './bridge-harness';
 
 const SHOTS = join(REPO_ROOT, 'test-results');
@@ -187,6 +187,16 @@ describe('faults', () => {
     });
     expect(status).toBe(401);
     expect(JSON.parse(body)).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  });
+
+  it('a worker stopped during get -w ends the watch with the 503 Status; the next request restarts it', async () => {
+    const w = bridge.spawnKubectl(['get', 'configmaps', '-w']);
+    await until(() => w.out().includes('kube-root-ca.crt'), 'the watch to list');
+    await stopServiceWorkers(page);
+    expect(await w.exited).toBe(0);
+    expect(w.out()).toMatch(/^Failure\s+ServiceUnavailable\s+the playground tab is not connected$/m);
+    const again = await bridge.kubectl(['get', 'configmap', 'ssa-cm', '-o', 'name']);
+    expect(again.stdout, again.stderr).toBe('configmap/ssa-cm\n');
   });
 
   it('closing the tab ends a get -w with an error kubectl reports; a reopened tab pairs again', async () => {

@@ -230,6 +230,36 @@ describe('kubectl bridge', () => {
     expect((await call(h, '/api/v1/namespaces/default')).status).toBe(200);
   });
 
+  it('answers 503 with the cause when the worker fails, and ends a protobuf watch with a protobuf ERROR event', async () => {
+    const tab = newTab({ gate: (path) => (path.includes('/broken') ? Promise.reject(new TypeError('Failed to fetch')) : Promise.resolve()) });
+    await pairTab(h, tab);
+    const failed = await call(h, '/api/v1/namespaces/broken');
+    expect(failed.status).toBe(503);
+    expect(JSON.parse(failed.body.toString())).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: TAB_NOT_CONNECTED_MESSAGE, reason: 'ServiceUnavailable', details: { causes: [{ message: 'Failed to fetch' }] }, code: 503 });
+
+    const req = httpsRequest(`${h.server.url}/api/v1/namespaces/default/configmaps?watch=1`, { ca: certs.caCert, headers: { Authorization: `Bearer ${TOKEN}`, Accept: 'application/vnd.kubernetes.protobuf;stream=watch' } });
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve) => req.on('response', resolve).end());
+    expect(res.headers['content-type']).toBe('application/vnd.kubernetes.protobuf;stream=watch');
+    const chunks: Buffer[] = [];
+    const ended = new Promise<void>((resolve) => res.on('data', (c: Buffer) => chunks.push(c)).on('end', resolve));
+    await until(() => chunks.length > 0, 'the initial events');
+    (tab as unknown as { socket: SocketLike }).socket.close(4000, 'test');
+    await ended;
+    // Frames are a 4-byte big-endian length and a `k8s\0` envelope; the last one is the ERROR.
+    const bytes = Buffer.concat(chunks);
+    let at = 0;
+    let last = bytes;
+    while (at < bytes.length) {
+      const len = bytes.readUInt32BE(at);
+      last = bytes.subarray(at + 4, at + 4 + len);
+      at += 4 + len;
+    }
+    expect(at).toBe(bytes.length);
+    expect(last.subarray(0, 4).toString('latin1')).toBe('k8s\0');
+    expect(last.includes(Buffer.from('ERROR'))).toBe(true);
+    expect(last.includes(Buffer.from(TAB_NOT_CONNECTED_MESSAGE))).toBe(true);
+  });
+
   it('serves only the tab paired most recently and tells the older one', async () => {
     const first = await currentTab();
     const second = newTab();
