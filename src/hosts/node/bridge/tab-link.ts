@@ -98,6 +98,8 @@ export class TabLink {
         writeStatus(res, 504, TIMEOUT);
       }, this.requestTimeoutMs);
     }
+    // The socket may have closed before its close event ran: answer now rather than never.
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return this.failRequest(id);
     this.send({ t: 'req', id, method: req.method, path: req.path, headers: req.headers }, req.body);
   }
 
