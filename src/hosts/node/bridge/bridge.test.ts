@@ -145,6 +145,16 @@ describe('kubectl bridge', () => {
     expect(JSON.parse(r.body.toString())).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: TAB_NOT_CONNECTED_MESSAGE, reason: 'ServiceUnavailable', code: 503 });
   });
 
+  it('says so when nothing listens at the address given', async () => {
+    const closed = await startBridge();
+    const address = closed.server.address;
+    await closed.close();
+    const tab = newTab();
+    tab.pair(address, '1234-5678');
+    await until(() => tab.state.phase === 'failed', 'the failure');
+    expect((tab.state as { message: string }).message).toContain(`could not reach a bridge at ${address}`);
+  });
+
   it('refuses a wrong code and a page from another origin, then pairs with the printed code', async () => {
     const wrong = newTab();
     wrong.pair(h.server.address, '0000-000');
