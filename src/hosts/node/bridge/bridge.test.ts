@@ -59,7 +59,7 @@ async function startBridge(limits: Partial<BridgeLimits> = {}): Promise<Harness>
   const bridge = new Bridge({
     token: TOKEN,
     limits,
-    onPairing: async () => ({ server: server!.url, kubeconfig: '/tmp/kubeconfig' }),
+    onPairing: async () => ({ server: server!.url, kubeconfig: 'bridge.kubeconfig' }),
     events: {
       paired: (origin, replaced) => lines.push(`paired ${origin} ${replaced}`),
       resumed: (origin) => lines.push(`resumed ${origin}`),
@@ -166,7 +166,7 @@ describe('kubectl bridge', () => {
     const tab = newTab();
     const code = h.bridge.pairing.displayCode;
     await pairTab(h, tab);
-    expect(tab.state).toEqual({ phase: 'paired', address: h.server.address, server: h.server.url, kubeconfig: '/tmp/kubeconfig' });
+    expect(tab.state).toEqual({ phase: 'paired', address: h.server.address, server: h.server.url, kubeconfig: 'bridge.kubeconfig' });
     expect(h.bridge.pairing.displayCode).not.toBe(code); // one-time
     expect(h.lines).toContain(`paired ${ORIGIN} false`);
   });
