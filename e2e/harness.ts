@@ -36,7 +36,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-function run(bin: string, args: string[], env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<RunResult> {
+export function run(bin: string, args: string[], env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

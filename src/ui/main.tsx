@@ -9,11 +9,14 @@ import { adminCall, connectWorker, hostRevision, hostStatus } from '../hosts/sw/
 import { App as Playground } from './app/App';
 import { ImportResultDialog, type ImportReport } from './app/ImportResultDialog';
 import { scheduleInFrame } from './lib/watch-store';
+import { pageBridge } from './lib/page-bridge';
 
 const BASE = import.meta.env.BASE_URL;
 /** How often the bar's revision is brought up to date while the tab is visible. */
 const REVISION_POLL_MS = 2000;
 const ready = connectWorker(BASE);
+// A reload keeps serving kubectl: the tab's bridge pairing (if any) resumes once the API is up.
+void ready.then(() => pageBridge(BASE).resumeSaved(), () => undefined);
 (window as unknown as { kubePlayground: unknown }).kubePlayground = { base: BASE, ready };
 
 type StorageState = Pick<HostStatus, 'mode' | 'storageError'>;

@@ -7,6 +7,7 @@ import type { FetchEventLike, ServiceWorkerScopeLike } from './sw-env';
 import { createApiRuntime } from './api-runtime';
 import { hostStatus, toApiRequest, toResponse } from './fetch-adapter';
 import { handleAdmin } from './admin';
+import { restoreBridgedUserAgent } from './bridged-user-agent';
 import { dropOldShells, precacheShell, shellResponse } from './shell-cache';
 import { WATCH_LIMITS } from './settings';
 import { createSettingsStore } from './settings-store';
@@ -75,6 +76,7 @@ async function answer(event: FetchEventLike, path: string, search: string): Prom
     if (path.startsWith(ADMIN_PREFIX)) return await handleAdmin(path.slice(ADMIN_PREFIX.length), event.request, runtime, BUILD, settingsStore);
     const apiReq = await toApiRequest(event.request, path + search);
     if ('tooLarge' in apiReq) return hostStatus(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${apiReq.limit}`);
+    restoreBridgedUserAgent(apiReq.headers);
     const server = await runtime.server();
     const { response, done } = toResponse(await server.handle(apiReq));
     // Keeps the worker alive while a watch streams; watches end before the browser's event limit.

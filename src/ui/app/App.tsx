@@ -7,6 +7,7 @@ import { createApiClient } from '../lib/api';
 import { impersonationHeaders, loadIdentity, saveIdentity, type Identity } from '../lib/identity';
 import { WarningLog } from '../lib/warnings';
 import { AuditPanel } from './AuditPanel';
+import { BridgePanel } from './BridgePanel';
 import { WebhooksPanel } from './WebhooksPanel';
 import { IdentitySwitcher } from './IdentitySwitcher';
 import { SettingsPanel, useHostSettings } from './SettingsPanel';
@@ -56,8 +57,9 @@ export function App({ apiBase }: { apiBase: string }) {
   );
 }
 
-/** Views of the browser host that the shared routes do not know: `#/settings`, `#/audit`, `#/webhooks`. */
-function hostView(hash: string): 'settings' | 'audit' | 'webhooks' | undefined {
+/** Views of the browser host that the shared routes do not know: `#/settings`, `#/audit`, `#/webhooks`, `#/kubectl`. */
+function hostView(hash: string): 'settings' | 'audit' | 'webhooks' | 'kubectl' | undefined {
+  if (hash === '#/kubectl') return 'kubectl';
   if (hash === '#/settings') return 'settings';
   if (hash === '#/audit') return 'audit';
   if (hash === '#/webhooks') return 'webhooks';
@@ -91,7 +93,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
       <header>
         <strong>kube-playground</strong>
         <nav aria-label="Views">
-          <a href="#/">Home</a> <a href="#/learn">Lessons</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a> <a href="#/webhooks">Webhooks</a>
+          <a href="#/">Home</a> <a href="#/learn">Lessons</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a> <a href="#/webhooks">Webhooks</a> <a href="#/kubectl">Connect kubectl</a>
         </nav>
         <label>
           Namespace{' '}
@@ -113,6 +115,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
         {extra === 'settings' && <SettingsPanel apiBase={apiBase} />}
         {extra === 'audit' && <AuditPanel apiBase={apiBase} />}
         {extra === 'webhooks' && <WebhooksPanel apiBase={apiBase} />}
+        {extra === 'kubectl' && <BridgePanel apiBase={apiBase} />}
         {route.view === 'console' && <RequestConsole apiBase={apiBase} extraHeaders={impersonationHeaders(identity)} />}
         {route.view === 'health' && <HealthPanel />}
         {route.view === 'list' && (
