@@ -61,7 +61,7 @@ export function OwnershipGutter({ view, conflicts = [], now: nowGiven }: { view:
       <ol
         ref={list}
         data-lines={view.lines.length}
-        className={`owned-lines ${selected ? 'highlighting' : ''}`}
+        className={`owned-lines ${windowed ? 'windowed' : ''} ${selected ? 'highlighting' : ''}`}
         aria-label="Object with field ownership"
         tabIndex={0}
         aria-activedescendant={active ? `owned-line-${active}` : undefined}
