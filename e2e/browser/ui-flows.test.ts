@@ -270,6 +270,7 @@ describe('playground UI', () => {
     await page.locator('.owned-lines').waitFor();
     expect(await page.getByTestId('terminating').count()).toBe(0);
     await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete held?' }).getByRole('button', { name: 'Delete held' }).click();
     await expect.poll(() => page.getByTestId('terminating').count()).toBe(1);
     expect(await page.getByRole('heading', { level: 2 }).innerText()).toContain('Terminating');
     expect(await page.locator('#main').innerText()).toContain('waiting for finalizers: example.com/hold');

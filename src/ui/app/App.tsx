@@ -18,6 +18,7 @@ import { RequestConsole } from './RequestConsole';
 import { ResourceTree } from './ResourceTree';
 import { TableView } from './TableView';
 import { useHashRoute } from './use-hash-route';
+import { DEFAULT_LIST_LIMIT } from '../lib/routes';
 import { scheduleInFrame } from '../lib/watch-store';
 import { Welcome } from './Welcome';
 import './theme.css';
@@ -113,7 +114,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
         {extra === 'settings' && <SettingsPanel apiBase={apiBase} />}
         {extra === 'audit' && <AuditPanel apiBase={apiBase} />}
         {extra === 'webhooks' && <WebhooksPanel apiBase={apiBase} />}
-        {route.view === 'console' && <RequestConsole apiBase={apiBase} extraHeaders={impersonationHeaders(identity)} />}
+        {route.view === 'console' && <RequestConsole apiBase={apiBase} extraHeaders={impersonationHeaders(identity)} initial={route.request} />}
         {route.view === 'health' && <HealthPanel />}
         {route.view === 'list' && (
           <TableView
@@ -121,7 +122,11 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
             target={{ group: route.group, version: route.version, resource: route.resource, namespaced: route.namespace !== undefined }}
             namespace={route.namespace}
             labelSelector={route.labelSelector ?? ''}
-            onLabelSelector={(labelSelector) => navigate({ ...route, ...(labelSelector ? { labelSelector } : { labelSelector: undefined }) })}
+            // A new selector starts again from the first page.
+            onLabelSelector={(labelSelector) => navigate({ ...route, page: undefined, labelSelector: labelSelector || undefined })}
+            limit={route.limit ?? DEFAULT_LIST_LIMIT}
+            pageIndex={(route.page ?? 1) - 1}
+            onPaging={({ limit, pageIndex }) => navigate({ ...route, limit, page: pageIndex + 1 })}
           />
         )}
         {route.view === 'object' && (

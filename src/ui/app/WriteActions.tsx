@@ -1,8 +1,9 @@
 // The write actions for one object, each with its own editor: Apply (server-side, force toggle; a
 // dry-run apply first, conflicts open the preview), Dry-run, Create, Replace, Patch (merge / JSON
 // / strategic) — all as the field manager chosen from a list or typed — and Delete with a
-// propagation policy. Every response is shown with its status; errors with the Status message and
-// causes.
+// propagation policy, after a confirmation. Every response is shown with its status; errors with
+// the Status message and causes. Ctrl/Cmd+Enter sends the chosen action and Ctrl/Cmd+Shift+Enter
+// its dry run, from the editor or any field of this section.
 import { useState } from 'react';
 import { parse, stringify } from 'yaml';
 import type { PatchType, PropagationPolicy, WarningsListener } from '../lib/api';
@@ -11,9 +12,10 @@ import type { ResourceRef } from '../lib/api-paths';
 import { dropAtPath, setFromLive } from '../lib/config-edit';
 import type { KubeObject } from '../lib/watch';
 import { useClient } from './client-context';
+import { ConfirmDialog } from './ConfirmDialog';
 import { ConflictPreview } from './ConflictPreview';
 import { ErrorBox } from './ErrorBox';
-import { MonacoEditor } from './MonacoEditor';
+import { isRunShortcut, MonacoEditor } from './MonacoEditor';
 import { useSchemaLookup } from './schema-context';
 import { WarningsList } from './Warnings';
 
@@ -57,6 +59,7 @@ export function WriteActions({ target, namespace, name, live, starting, managers
   const [force, setForce] = useState(false);
   const [policy, setPolicy] = useState<PropagationPolicy>('Background');
   const [result, setResult] = useState<Result>({ text: '' });
+  const [confirmDelete, setConfirmDelete] = useState(false);
 
   const editorKey = mode === 'patch' ? `patch-${patchType}` : mode;
   const text = texts[editorKey] ?? (mode === 'patch' ? PATCH_EXAMPLES[patchType] : mode === 'apply' ? '' : starting);
@@ -109,9 +112,32 @@ export function WriteActions({ target, namespace, name, live, starting, managers
     const body = patchType === 'json' ? text : JSON.stringify(parse(text));
     return void run(`Patch (${patchType})`, (onWarnings) => client.patch(target, namespace, name, patchType, body, { fieldManager: manager, onWarnings }));
   };
+  /** The chosen action with dryRun=All: the server runs every step of the write but stores nothing. */
+  const dryRun = () => {
+    const options = (onWarnings: WarningsListener) => ({ fieldManager: manager, dryRun: true, onWarnings });
+    if (mode === 'apply') return void run('Dry-run apply', (w) => apply(force, true, w));
+    if (mode === 'create') return void run('Dry-run create', (w) => client.create(target, namespace, text, options(w)));
+    if (mode === 'replace') return void run('Dry-run replace', (w) => client.replace(target, namespace, name, text, options(w)));
+    const body = patchType === 'json' ? text : JSON.stringify(parse(text));
+    return void run(`Dry-run patch (${patchType})`, (w) => client.patch(target, namespace, name, patchType, body, options(w)));
+  };
+  // One request at a time: a shortcut pressed while one is on its way is ignored, as the button is.
+  const shortcutRun = () => !result.busy && write();
+  const shortcutDryRun = () => !result.busy && dryRun();
 
   return (
-    <section aria-label="Write" className="write-actions">
+    <section
+      aria-label="Write"
+      className="write-actions"
+      onKeyDown={(e) => {
+        // The editor handles its own shortcuts (and marks the event handled); this covers the other fields.
+        if (e.defaultPrevented) return;
+        const action = isRunShortcut(e, false) ? shortcutRun : isRunShortcut(e, true) ? shortcutDryRun : undefined;
+        if (!action) return;
+        e.preventDefault();
+        action();
+      }}
+    >
       <div role="radiogroup" aria-label="Action" className="toolbar">
         {MODES.map(([m, label]) => (
           <label key={m}>
@@ -134,23 +160,26 @@ export function WriteActions({ target, namespace, name, live, starting, managers
           </button>
         )}
       </div>
-      <MonacoEditor key={editorKey} label={`${MODES.find(([m]) => m === mode)![1]} ${mode === 'patch' ? `(${patchType}) ` : ''}body (YAML)`} value={text} onChange={setText} schemas={mode === 'patch' ? undefined : schemas} />
+      <MonacoEditor key={editorKey} label={`${MODES.find(([m]) => m === mode)![1]} ${mode === 'patch' ? `(${patchType}) ` : ''}body (YAML)`} value={text} onChange={setText} schemas={mode === 'patch' ? undefined : schemas} onRun={shortcutRun} onDryRun={shortcutDryRun} />
       <div className="toolbar">
         <label>
           Field manager <input list="managers" value={manager} onChange={(e) => setManager(e.target.value)} />
         </label>
         <datalist id="managers">{managers.map((m) => <option key={m} value={m} />)}</datalist>
         {mode === 'apply' && (
-          <>
-            <label>
-              <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> force
-            </label>
-            <button type="button" onClick={() => void run('Dry-run apply', (w) => apply(force, true, w))}>Dry-run</button>
-          </>
+          <label>
+            <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> force
+          </label>
         )}
-        <button type="button" className="primary" onClick={write} disabled={result.busy}>
+        <button type="button" onClick={dryRun} disabled={result.busy} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter" title="Ctrl+Shift+Enter (⌘⇧↵)">
+          Dry-run
+        </button>
+        <button type="button" className="primary" onClick={write} disabled={result.busy} aria-keyshortcuts="Control+Enter Meta+Enter" title="Ctrl+Enter (⌘↵)">
           {MODES.find(([m]) => m === mode)![1]}
         </button>
+        <small className="shortcut-hint" aria-hidden="true">
+          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> {MODES.find(([m]) => m === mode)![1].toLowerCase()} · <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Enter</kbd> dry-run
+        </small>
         <span className="spacer" />
         <label>
           propagation{' '}
@@ -158,8 +187,24 @@ export function WriteActions({ target, namespace, name, live, starting, managers
             {['Background', 'Foreground', 'Orphan'].map((p) => <option key={p}>{p}</option>)}
           </select>
         </label>
-        <button type="button" disabled={!live} onClick={() => void run('Delete', (onWarnings) => client.delete(target, namespace, name, { propagationPolicy: policy, onWarnings }))}>Delete</button>
+        <button type="button" disabled={!live} onClick={() => setConfirmDelete(true)}>Delete</button>
       </div>
+      {confirmDelete && (
+        <ConfirmDialog
+          title={`Delete ${name}?`}
+          confirmLabel={`Delete ${name}`}
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            void run('Delete', (onWarnings) => client.delete(target, namespace, name, { propagationPolicy: policy, onWarnings }));
+          }}
+        >
+          <p>
+            This sends <code>DELETE</code> for {namespace ? `${namespace}/` : ''}
+            {name} with propagationPolicy={policy}. It cannot be undone (objects that name it as their owner are {policy === 'Orphan' ? 'kept, orphaned' : 'deleted too'}).
+          </p>
+        </ConfirmDialog>
+      )}
       {conflicts.length > 0 && (
         <ConflictPreview
           manager={manager}
