@@ -9,7 +9,13 @@ import type { SchemaLookup } from '../lib/yaml-schema/validate';
 type Loader = typeof import('./monaco-loader');
 
 let monacoLoad: Promise<Loader> | undefined;
-const loadMonaco = () => (monacoLoad ??= import('./monaco-loader'));
+export const loadMonaco = () => (monacoLoad ??= import('./monaco-loader'));
+
+/** A line of the text to mark, with the words shown after it and on hover. */
+export interface LineMark {
+  line: number;
+  message: string;
+}
 
 export interface MonacoEditorProps {
   value: string;
@@ -21,6 +27,8 @@ export interface MonacoEditorProps {
   onRun?(): void;
   /** Ctrl/Cmd+Shift+Enter. */
   onDryRun?(): void;
+  /** Lines to mark as conflicting (a tinted line, the message after it and on hover). */
+  marks?: readonly LineMark[];
 }
 
 /** Whether a key event is Ctrl/Cmd+Enter (with or without Shift, as asked). */
@@ -28,7 +36,7 @@ export function isRunShortcut(e: { key: string; ctrlKey: boolean; metaKey: boole
   return e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.shiftKey === shift && !e.altKey;
 }
 
-export function MonacoEditor({ value, onChange, label, schemas, onRun, onDryRun }: MonacoEditorProps) {
+export function MonacoEditor({ value, onChange, label, schemas, onRun, onDryRun, marks = [] }: MonacoEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const latest = useRef(onChange);
@@ -37,6 +45,7 @@ export function MonacoEditor({ value, onChange, label, schemas, onRun, onDryRun 
   const actions = useRef({ onRun, onDryRun });
   actions.current = { onRun, onDryRun };
   const editorRef = useRef<ReturnType<Loader['monaco']['editor']['create']> | null>(null);
+  const decorations = useRef<ReturnType<ReturnType<Loader['monaco']['editor']['create']>['createDecorationsCollection']> | null>(null);
 
   useEffect(() => {
     let disposed = false;
@@ -67,8 +76,33 @@ export function MonacoEditor({ value, onChange, label, schemas, onRun, onDryRun 
       cleanup();
       editorRef.current?.dispose();
       editorRef.current = null;
+      decorations.current = null;
     };
   }, []);
+
+  const marksKey = JSON.stringify(marks);
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    decorations.current ??= editor.createDecorationsCollection();
+    const model = editor.getModel();
+    const lines = model?.getLineCount() ?? 0;
+    decorations.current.set(
+      marks
+        .filter((m) => model && m.line >= 1 && m.line <= lines)
+        .map((m) => ({
+          // The whole line's text, so the note is written after its end.
+          range: { startLineNumber: m.line, startColumn: 1, endLineNumber: m.line, endColumn: model!.getLineMaxColumn(m.line) },
+          options: {
+            isWholeLine: true,
+            className: 'editor-conflict-line',
+            linesDecorationsClassName: 'editor-conflict-gutter',
+            hoverMessage: { value: `Conflict: ${m.message}` },
+            after: { content: `  ⚠ ${m.message}`, inlineClassName: 'editor-conflict-note' },
+          },
+        })),
+    );
+  }, [marksKey, state]);
 
   useEffect(() => {
     const editor = editorRef.current;
