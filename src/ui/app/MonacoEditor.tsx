@@ -5,6 +5,7 @@
 // its dry run, when the caller offers them (they replace Monaco's "insert line below/above").
 import { useEffect, useRef, useState } from 'react';
 import type { SchemaLookup } from '../lib/yaml-schema/validate';
+import { presenterMode } from './PresenterToggle';
 
 type Loader = typeof import('./monaco-loader');
 
@@ -55,7 +56,7 @@ export function MonacoEditor({ value, onChange, label, schemas, onRun, onDryRun,
         if (disposed || !host.current) return;
         const dark = matchMedia('(prefers-color-scheme: dark)');
         const theme = () => (dark.matches ? 'vs-dark' : 'vs');
-        const editor = monaco.editor.create(host.current, { value, language: 'yaml', automaticLayout: true, minimap: { enabled: false }, theme: theme(), ariaLabel: label, tabFocusMode: true, scrollBeyondLastLine: false });
+        const editor = monaco.editor.create(host.current, { value, language: 'yaml', automaticLayout: true, minimap: { enabled: false }, theme: theme(), ariaLabel: label, tabFocusMode: true, scrollBeyondLastLine: false, fontSize: presenterMode() ? 18 : 14 });
         const onScheme = () => monaco.editor.setTheme(theme());
         dark.addEventListener('change', onScheme);
         editor.onDidChangeModelContent(() => latest.current(editor.getValue()));
