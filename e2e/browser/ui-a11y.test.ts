@@ -85,6 +85,14 @@ describe('main screens', () => {
       }
     }
     await page.getByRole('button', { name: 'Presenter' }).click();
+    // Icons only at this width: keyboard focus shows a view's name, as hovering does.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Lessons' }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    const label = await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Lessons' }).evaluate((a) => getComputedStyle(a, '::after').content);
+    expect(label).toBe('"Lessons"');
+    await page.screenshot({ path: join(UI_SHOTS, 'header-focus-1024x768-light.png') });
     await page.setViewportSize({ width: 1280, height: 720 });
   });
 

@@ -113,7 +113,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
         <strong className="brand">kube-playground</strong>
         <nav aria-label="Views" className="views">
           {NAV.map(([hash, label, Icon]) => (
-            <a key={hash} href={hash} title={label} aria-current={currentNav(location.hash) === hash ? 'page' : undefined}>
+            <a key={hash} href={hash} aria-label={label} data-label={label} aria-current={currentNav(location.hash) === hash ? 'page' : undefined}>
               <Icon aria-hidden="true" size={15} /> {label}
             </a>
           ))}
