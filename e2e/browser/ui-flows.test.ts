@@ -121,7 +121,7 @@ describe('playground UI', () => {
     await page.getByLabel('Label selector').fill('half=b');
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.getByTestId('row-count').innerText()).toBe('500');
-    expect(await page.evaluate(() => location.hash)).toBe('#/api/v1/namespaces/bulk/configmaps?labelSelector=half%3Db');
+    expect(await page.evaluate(() => location.hash)).toBe('#/api/v1/namespaces/bulk/configmaps?labelSelector=half%3Db&limit=1000');
   });
 
   it('applies as A, conflicts as B, forces, and the overlay moves spec.replicas to B', async () => {
@@ -270,6 +270,7 @@ describe('playground UI', () => {
     await page.locator('.owned-lines').waitFor();
     expect(await page.getByTestId('terminating').count()).toBe(0);
     await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete held?' }).getByRole('button', { name: 'Delete held' }).click();
     await expect.poll(() => page.getByTestId('terminating').count()).toBe(1);
     expect(await page.getByRole('heading', { level: 2 }).innerText()).toContain('Terminating');
     expect(await page.locator('#main').innerText()).toContain('waiting for finalizers: example.com/hold');

@@ -2,7 +2,7 @@
 // The page for the browser host: a bar saying whether the API is up and where its state lives
 // (persistent IndexedDB or in-memory fallback), storage errors and export/import/reset, then the
 // playground UI once the worker answers. Tests reach the host through `window.kubePlayground`.
-import { StrictMode, useEffect, useRef, useState } from 'react';
+import { lazy, StrictMode, Suspense, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
 import { adminCall, connectWorker, hostRevision, hostStatus } from '../hosts/sw/page-client';
@@ -10,6 +10,11 @@ import { App as Playground } from './app/App';
 import { ImportResultDialog, type ImportReport } from './app/ImportResultDialog';
 import { scheduleInFrame } from './lib/watch-store';
 import { pageBridge } from './lib/page-bridge';
+import { scenarioData } from './lib/scenario';
+
+// Scenario links are opened and made rarely: their dialogs (and the YAML reader) load on demand.
+const OpenScenarioDialog = lazy(() => import('./app/ScenarioDialogs').then((m) => ({ default: m.OpenScenarioDialog })));
+const ShareScenarioDialog = lazy(() => import('./app/ScenarioDialogs').then((m) => ({ default: m.ShareScenarioDialog })));
 
 const BASE = import.meta.env.BASE_URL;
 /** How often the bar's revision is brought up to date while the tab is visible. */
@@ -86,6 +91,28 @@ function App() {
   const [clusterEpoch, setClusterEpoch] = useState(0);
   const reread = () => setClusterEpoch((n) => n + 1);
   const [importReport, setImportReport] = useState<ImportReport>();
+  // A `#/scenario/…` link being opened (asked about first), and whether the share dialog is open.
+  const [scenario, setScenario] = useState(() => scenarioData(location.hash));
+  const [sharing, setSharing] = useState<{ lesson?: string }>();
+  useEffect(() => {
+    // A scenario link pasted into a tab that is already open arrives as a hash change.
+    const onHash = () => setScenario(scenarioData(location.hash));
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+  /** Leaves the scenario fragment without a history entry: Back must not ask again. */
+  const leaveScenario = (hash: string) => {
+    setScenario(undefined);
+    location.replace(hash);
+  };
+  const scenarioOpened = async (result: ImportReport, lesson: string | undefined) => {
+    await refresh();
+    reread();
+    leaveScenario(lesson ? `#/learn/${lesson}/1` : '#/');
+    // Said only when something did not come back; a clean open shows the scenario itself.
+    if (result.failed.length) setImportReport(result);
+  };
+  const share = () => setSharing({ lesson: /^#\/learn\/([a-z0-9-]+)/.exec(location.hash)?.[1] });
   const refresh = () => hostStatus(BASE).then(setStatus, (e: Error) => setError(e.message));
   useEffect(() => {
     ready.then(setStatus, (e: Error) => setError(e.message));
@@ -119,11 +146,16 @@ function App() {
         <StatusLine status={status} error={error} onStorage={onStorage} continueInMemory={() => void continueInMemory()} onNewHistory={reread} />
         <a href={`${BASE}__playground/export`} download="cluster.yaml">Export (YAML)</a>
         <label className="button file-button">Import (YAML)… <input className="sr-only" type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target)} /></label>
+        <button type="button" onClick={share}>Share this cluster as a link</button>
         <button type="button" onClick={() => void reset()}>Reset cluster</button>
         <button type="button" onClick={() => void refresh()}>Refresh status</button>
       </div>
       {status && <Playground key={clusterEpoch} apiBase={BASE} />}
       {importReport && <ImportResultDialog report={importReport} onClose={() => setImportReport(undefined)} />}
+      <Suspense fallback={null}>
+        {status && scenario !== undefined && <OpenScenarioDialog base={BASE} data={scenario} onOpened={(r, lesson) => void scenarioOpened(r, lesson)} onCancel={() => leaveScenario('#/')} />}
+        {sharing && <ShareScenarioDialog base={BASE} lesson={sharing.lesson} onClose={() => setSharing(undefined)} />}
+      </Suspense>
     </div>
   );
 }

@@ -19,8 +19,11 @@ import { RequestConsole } from './RequestConsole';
 import { ResourceTree } from './ResourceTree';
 import { TableView } from './TableView';
 import { useHashRoute } from './use-hash-route';
+import { DEFAULT_LIST_LIMIT } from '../lib/routes';
 import { scheduleInFrame } from '../lib/watch-store';
 import { Welcome } from './Welcome';
+import { PresenterToggle } from './PresenterToggle';
+import { Cable, GraduationCap, HeartPulse, House, ScrollText, Settings, SquareTerminal, Webhook } from 'lucide-react';
 import './theme.css';
 
 // The lessons (their data and views) load only when a learner opens them.
@@ -66,6 +69,25 @@ function hostView(hash: string): 'settings' | 'audit' | 'webhooks' | 'kubectl' |
   return undefined;
 }
 
+/** The header's views, each with an icon (lucide) beside its name. */
+const NAV = [
+  ['#/', 'Home', House],
+  ['#/learn', 'Lessons', GraduationCap],
+  ['#/console', 'Request console', SquareTerminal],
+  ['#/health', 'Health', HeartPulse],
+  ['#/settings', 'Settings', Settings],
+  ['#/audit', 'Audit', ScrollText],
+  ['#/webhooks', 'Webhooks', Webhook],
+  ['#/kubectl', 'Connect kubectl', Cable],
+] as const;
+
+/** Which header view the hash is in (a lesson is in Lessons; an object or list in none). */
+function currentNav(hash: string): string | undefined {
+  const path = hash.replace(/[?].*$/s, '') || '#/';
+  if (path === '#/' || path === '#') return '#/';
+  return NAV.find(([h]) => h !== '#/' && (path === h || path.startsWith(`${h}/`)))?.[0];
+}
+
 interface ShellProps {
   apiBase: string;
   identity: Identity | undefined;
@@ -91,17 +113,23 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
     <div className="app">
       <a className="skip-link" href="#main">Skip to content</a>
       <header>
-        <strong>kube-playground</strong>
-        <nav aria-label="Views">
-          <a href="#/">Home</a> <a href="#/learn">Lessons</a> <a href="#/console">Request console</a> <a href="#/health">Health</a> <a href="#/settings">Settings</a> <a href="#/audit">Audit</a> <a href="#/webhooks">Webhooks</a> <a href="#/kubectl">Connect kubectl</a>
+        <strong className="brand">kube-playground</strong>
+        <nav aria-label="Views" className="views">
+          {NAV.map(([hash, label, Icon]) => (
+            <a key={hash} href={hash} aria-label={label} data-label={label} aria-current={currentNav(location.hash) === hash ? 'page' : undefined}>
+              <Icon aria-hidden="true" size={15} /> {label}
+            </a>
+          ))}
         </nav>
-        <label>
-          Namespace{' '}
-          <input value={namespace} onChange={(e) => setNamespace(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && switchNamespace()} size={14} />
-        </label>
+        <PresenterToggle />
         <IdentitySwitcher identity={identity} onChange={onIdentity} accessControl={settings.data?.settings.accessControl} />
       </header>
       <aside>
+        {/* The namespace scopes the tree's links, so it sits above the tree. */}
+        <label className="namespace-field">
+          Namespace{' '}
+          <input value={namespace} onChange={(e) => setNamespace(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && switchNamespace()} size={14} />
+        </label>
         <ResourceTree current={route} namespace={namespace} />
         <RecentWarnings />
       </aside>
@@ -116,7 +144,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
         {extra === 'audit' && <AuditPanel apiBase={apiBase} />}
         {extra === 'webhooks' && <WebhooksPanel apiBase={apiBase} />}
         {extra === 'kubectl' && <BridgePanel apiBase={apiBase} />}
-        {route.view === 'console' && <RequestConsole apiBase={apiBase} extraHeaders={impersonationHeaders(identity)} />}
+        {route.view === 'console' && <RequestConsole apiBase={apiBase} extraHeaders={impersonationHeaders(identity)} initial={route.request} />}
         {route.view === 'health' && <HealthPanel />}
         {route.view === 'list' && (
           <TableView
@@ -124,7 +152,11 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
             target={{ group: route.group, version: route.version, resource: route.resource, namespaced: route.namespace !== undefined }}
             namespace={route.namespace}
             labelSelector={route.labelSelector ?? ''}
-            onLabelSelector={(labelSelector) => navigate({ ...route, ...(labelSelector ? { labelSelector } : { labelSelector: undefined }) })}
+            // A new selector starts again from the first page.
+            onLabelSelector={(labelSelector) => navigate({ ...route, page: undefined, labelSelector: labelSelector || undefined })}
+            limit={route.limit ?? DEFAULT_LIST_LIMIT}
+            pageIndex={(route.page ?? 1) - 1}
+            onPaging={({ limit, pageIndex }) => navigate({ ...route, limit, page: pageIndex + 1 })}
           />
         )}
         {route.view === 'object' && (

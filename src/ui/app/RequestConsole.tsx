@@ -1,11 +1,14 @@
 // Compose any request and see the raw response as it streams (watches included), with the
 // equivalent curl and kubectl commands. The page's identity (impersonation headers) rides along
 // and shows in both commands; the response's Warning headers are listed as kubectl prints them.
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { joinBase } from '../lib/api-paths';
 import { statusLine } from '../lib/http-status';
 import { curlCommand, fullPath, kubectlCommand, type ComposedRequest } from '../lib/commands';
 import { parseWarningHeader } from '../lib/warnings';
+import { formatHash, type ConsoleRequest } from '../lib/routes';
+
+const DEFAULTS = { method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: '', headers: 'Accept: application/json', body: '' } as const;
 import { WarningsList } from './Warnings';
 
 function parseHeaders(text: string): Record<string, string> {
@@ -18,12 +21,21 @@ function parseHeaders(text: string): Record<string, string> {
   return Object.fromEntries(entries);
 }
 
-export function RequestConsole({ apiBase, extraHeaders = {} }: { apiBase: string; extraHeaders?: Readonly<Record<string, string>> }) {
-  const [method, setMethod] = useState('GET');
-  const [path, setPath] = useState('/api/v1/namespaces/default/configmaps');
-  const [query, setQuery] = useState('');
-  const [headers, setHeaders] = useState('Accept: application/json');
-  const [body, setBody] = useState('');
+export function RequestConsole({ apiBase, extraHeaders = {}, initial = {} }: { apiBase: string; extraHeaders?: Readonly<Record<string, string>>; initial?: ConsoleRequest }) {
+  const [method, setMethod] = useState(initial.method ?? DEFAULTS.method);
+  const [path, setPath] = useState(initial.path ?? DEFAULTS.path);
+  const [query, setQuery] = useState(initial.query ?? DEFAULTS.query);
+  const [headers, setHeaders] = useState(initial.headers ?? DEFAULTS.headers);
+  const [body, setBody] = useState(initial.body ?? DEFAULTS.body);
+  // The request being composed lives in the URL (fields left at their defaults stay out), so it
+  // can be linked and survives a reload. Replaced, not pushed: typing must not fill the history.
+  useEffect(() => {
+    const request: ConsoleRequest = {};
+    const fields = { method, path, query, headers, body };
+    for (const key of Object.keys(fields) as Array<keyof typeof fields>) if (fields[key] !== DEFAULTS[key]) request[key] = fields[key];
+    const hash = formatHash({ view: 'console', request });
+    if (location.hash !== hash) history.replaceState(history.state, '', hash);
+  }, [method, path, query, headers, body]);
   const [output, setOutput] = useState('');
   const [running, setRunning] = useState(false);
   const [warnings, setWarnings] = useState<string[]>([]);

@@ -4,7 +4,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { ResourceRef } from '../lib/api-paths';
-import { formatHash, type ViewState } from '../lib/routes';
+import { formatHash, LIST_LIMITS, type ViewState } from '../lib/routes';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
 import { describeError } from '../lib/api-errors';
@@ -18,16 +18,19 @@ export interface TableViewProps {
   namespace?: string;
   labelSelector: string;
   onLabelSelector(selector: string): void;
+  /** Page size, and which page (0 = the first): kept in the URL by the caller, so a page can be linked. */
+  limit: number;
+  pageIndex: number;
+  onPaging(paging: { limit: number; pageIndex: number }): void;
 }
 
-export function TableView({ target, namespace, labelSelector, onLabelSelector }: TableViewProps) {
+export function TableView({ target, namespace, labelSelector, onLabelSelector, limit, pageIndex, onPaging }: TableViewProps) {
   const client = useClient();
   const queryClient = useQueryClient();
-  const [limit, setLimit] = useState(50);
-  // Which page (0 = the first). A continue token reads the snapshot the first page was cut from, so
-  // re-reading page 3 with its old token would never show a change: each read walks from a fresh
-  // first page instead, and every page follows the watch as the first one does.
-  const [pageIndex, setPageIndex] = useState(0);
+  // A continue token reads the snapshot the first page was cut from, so re-reading page 3 with its
+  // old token would never show a change: each read walks from a fresh first page instead, and every
+  // page follows the watch as the first one does.
+  const setPageIndex = (index: number) => onPaging({ limit, pageIndex: index });
   const [selectorDraft, setSelectorDraft] = useState(labelSelector);
   const key = ['table', client.apiBase, target.group, target.version, target.resource, namespace ?? '', labelSelector, limit, pageIndex];
   const page = useQuery({ queryKey: key, queryFn: () => walkToPage(pageIndex, (token) => client.tablePage(target, { namespace, limit, continue: token, labelSelector: labelSelector || undefined })), placeholderData: keepPreviousData });
@@ -49,7 +52,6 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
         className="toolbar"
         onSubmit={(e) => {
           e.preventDefault();
-          setPageIndex(0);
           onLabelSelector(selectorDraft.trim());
         }}
       >
@@ -59,8 +61,8 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector }:
         <button type="submit">Filter</button>
         <label>
           limit{' '}
-          <select value={limit} onChange={(e) => { setLimit(Number(e.target.value)); setPageIndex(0); }}>
-            {[10, 50, 100, 500, 1000].map((n) => <option key={n}>{n}</option>)}
+          <select value={limit} onChange={(e) => onPaging({ limit: Number(e.target.value), pageIndex: 0 })}>
+            {LIST_LIMITS.map((n) => <option key={n}>{n}</option>)}
           </select>
         </label>
       </form>

@@ -46,7 +46,7 @@ export function Welcome() {
       <div className="welcome-actions">
         <a className="card primary" href={formatHash({ view: 'lesson', lesson: 'managed-fields', step: 1 })}>
           <strong>Start the first lesson</strong>
-          <span>Ten short lessons on Server-Side Apply: owners, conflicts and the ways out.</span>
+          <span>Short lessons on Server-Side Apply: owners, conflicts and the ways out.</span>
         </a>
         <button type="button" className="card" onClick={() => void openSample()}>
           <strong>Open a sample workload</strong>

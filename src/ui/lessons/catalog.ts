@@ -10,6 +10,7 @@ import { listTypesLesson } from './list-types';
 import { resetManagedFieldsLesson } from './reset-managed-fields';
 import { concurrencyLesson } from './concurrency';
 import { pagingLesson } from './paging';
+import { csaToSsaLesson } from './csa-to-ssa';
 
 export const LESSONS: readonly Lesson[] = [
   managedFieldsLesson,
@@ -19,6 +20,7 @@ export const LESSONS: readonly Lesson[] = [
   removeFieldLesson,
   updateVsApplyLesson,
   listTypesLesson,
+  csaToSsaLesson,
   resetManagedFieldsLesson,
   concurrencyLesson,
   pagingLesson,

@@ -28,6 +28,19 @@ describe('routes', () => {
       { view: 'object', group: '', version: 'v1', resource: 'nodes', name: 'node-1' },
     ];
     for (const s of states) expect(parseHash(formatHash(s))).toEqual(s);
+    // The list's page and page size, and the console's request, are part of the view.
+    const more: ViewState[] = [
+      { view: 'list', group: '', version: 'v1', resource: 'configmaps', namespace: 'pages', limit: 10, page: 2 },
+      { view: 'list', group: '', version: 'v1', resource: 'pods', labelSelector: 'app=web', page: 3 },
+      { view: 'console', request: { method: 'PATCH', path: '/api/v1/namespaces/default/configmaps/x', query: 'fieldManager=alice&force=true', headers: 'Content-Type: application/apply-patch+yaml', body: 'data:\n  a: "1" # & ? #' } },
+      { view: 'console', request: { path: '/api/v1/pods' } },
+    ];
+    for (const s of more) expect(parseHash(formatHash(s))).toEqual(s);
+    expect(formatHash(more[0]!)).toBe('#/api/v1/namespaces/pages/configmaps?limit=10&page=2');
+    // Defaults and nonsense stay out of the state: one screen, one URL.
+    expect(parseHash('#/api/v1/pods?limit=50&page=1')).toEqual({ view: 'list', group: '', version: 'v1', resource: 'pods' });
+    expect(parseHash('#/api/v1/pods?limit=7&page=-2')).toEqual({ view: 'list', group: '', version: 'v1', resource: 'pods' });
+    expect(parseHash('#/console?unknown=1')).toEqual({ view: 'console' });
     expect(formatHash(states[5]!)).toBe('#/apis/apps/v1/namespaces/default/deployments');
     expect(formatHash(states[7]!)).toBe('#/apis/example.com/v1alpha1/namespaces/team%20a/widgets/w%3A1');
   });
