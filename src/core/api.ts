@@ -6,6 +6,9 @@ import type { AuthorizationMode } from './auth/access';
 import type { AuthenticationOptions } from './server/authn';
 import type { AuditLog } from './server/audit';
 import type { WebhookTransport } from './admission/webhooks/call';
+import type { Clock } from './controllers/clock';
+import type { ClusterOptions } from './controllers/controller';
+import type { ClusterControllers } from './controllers/manager';
 
 export type { WebhookCall, WebhookTransport } from './admission/webhooks/call';
 
@@ -53,6 +56,17 @@ export interface ApiServerOptions {
    * stores a self-signed CA of its own.
    */
   clusterCaCert?: string;
+  /**
+   * The simulated cluster's components with kube-controller-manager's --controllers syntax
+   * (`*`, `*,-scheduler`, `nodes,kubelet`): simulated nodes and kubelets, the scheduler and the
+   * workload controllers, all working through this server's API. Default: none (a cluster
+   * where nothing acts on pods); both hosts pass `*`.
+   */
+  controllers?: string;
+  /** The simulated cluster's clock (default: real time); tests pass a VirtualClock. */
+  clock?: Clock;
+  /** Simulated nodes: count, size, kubelet delay. */
+  cluster?: Partial<ClusterOptions>;
 }
 
 export interface ApiServer {
@@ -72,6 +86,8 @@ export interface ApiServer {
    * host whose durable storage fails goes on in memory without renumbering anything.
    */
   snapshot?(): Promise<BackendState>;
+  /** The simulated cluster's components (present when `controllers` selected any). */
+  readonly controllers?: ClusterControllers;
 }
 
 export { createApiServer } from './server/apiserver';

@@ -41,11 +41,15 @@ import { badRequestTarget } from './respond';
 import { healthChecks } from './health';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 import { createOpenApiV2Endpoint } from './openapi-v2-endpoint';
+import { ClusterControllers } from '../controllers/manager';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
+  // The simulated cluster's components call the API like any client: through handle() below.
+  let handleRequest: (req: ApiRequest) => Promise<ApiResponse> = () => Promise.reject(new Error('API server not ready'));
+  const clusterControllers = opts.controllers ? new ClusterControllers((req) => handleRequest(req), { selection: opts.controllers, clock: opts.clock, cluster: opts.cluster }) : undefined;
   const backend = opts.backend ?? createMemoryBackend();
   // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
   let activeWriters = 0;
@@ -54,7 +58,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const serving = configureServing(catalog, builtinResources, opts);
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);
   if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
-  const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
+  const ctx: RegistryContext = { mvcc, catalog, now: opts.clock ? () => opts.clock!.now() : () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
   registerNamespaceHooks(ctx);
   registerServiceHooks(ctx);
   registerPriorityClassHooks(ctx);
@@ -196,7 +200,8 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
 
   // Metrics and audit see every request; feature gates adjust it before dispatch.
   const serve = observability.wrap(serving.wrap(dispatch));
-  return {
+  const server: ApiServer = {
+    controllers: clusterControllers,
     audit: observability.audit,
     // Waiting for revision 0 costs nothing on a loaded store and makes a lazy one load (its
     // revision is only a lower bound until then).
@@ -215,10 +220,12 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     },
     beginShutdown() {
       shuttingDown = true;
+      clusterControllers?.stop();
       for (const stop of [...watchStops]) stop();
     },
     async close() {
       shuttingDown = true;
+      clusterControllers?.stop();
       ctx.closed = true;
       rbacSync?.stop();
       saTokens.stop();
@@ -236,4 +243,10 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       await mvcc.close();
     },
   };
+  handleRequest = (req) => server.handle(req);
+  if (clusterControllers) {
+    if (lazyGets) void startBootstrap().then(() => clusterControllers.start());
+    else await clusterControllers.start();
+  }
+  return server;
 }

@@ -1,0 +1,26 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCluster, deployment, type ClusterTest } from './testing';
+
+let t: ClusterTest | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('simulated cluster', () => {
+  it('a Deployment becomes available with pods running on simulated nodes', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 2000 });
+    const nodes = await t.get('/api/v1/nodes');
+    expect(nodes.json.items.map((n: any) => n.metadata.name)).toEqual(['node-1', 'node-2', 'node-3']);
+    expect((await t.post('/apis/apps/v1/namespaces/default/deployments', deployment('web', 3))).status).toBe(201);
+    await t.settle();
+    const pods = await t.get('/api/v1/namespaces/default/pods');
+    expect(pods.json.items).toHaveLength(3);
+    console.log(JSON.stringify(pods.json.items[0], null, 1));
+    expect(pods.json.items.every((p: any) => p.status.phase === 'Pending' && p.spec.nodeName)).toBe(true);
+    await t.advance(2000);
+    const d = (await t.get('/apis/apps/v1/namespaces/default/deployments/web')).json;
+    console.log(JSON.stringify(d.status, null, 1), d.metadata.annotations);
+    expect(d.status.availableReplicas).toBe(3);
+  });
+});
