@@ -49,7 +49,9 @@ export class ClusterControllers {
     this.clock = opts.clock ?? new RealClock();
     const selected = parseControllerSelection(opts.selection ?? '', CONTROLLER_NAMES);
     this.enabled = CONTROLLER_NAMES.filter((n) => selected.has(n));
-    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...opts.cluster });
+    // Absent settings (undefined) keep their defaults.
+    const given = Object.fromEntries(Object.entries(opts.cluster ?? {}).filter(([, v]) => v !== undefined));
+    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given });
   }
 
   async start(): Promise<void> {
