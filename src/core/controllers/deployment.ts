@@ -236,7 +236,10 @@ export class DeploymentController implements Controller {
       total += down;
     }
     // scaleDownOldReplicaSetsForRollingUpdate: then available ones, oldest first, above minAvailable.
-    const available = sum([...olds, newRS], (rs) => Number(rs.status?.availableReplicas ?? 0));
+    // A ReplicaSet just scaled down may still report the available pods it is deleting; kube
+    // sums status.availableReplicas as is, which can briefly take the rollout below
+    // minAvailable. Counting no more than spec.replicas per ReplicaSet keeps the promise.
+    const available = sum([...olds, newRS], (rs) => Math.min(replicasOf(rs), Number(rs.status?.availableReplicas ?? 0)));
     let remaining = available - minAvailable;
     for (const rs of [...olds].sort(byCreation)) {
       if (remaining <= 0) break;
