@@ -79,6 +79,8 @@ describe('deployment controller', () => {
       ['kubelet', 'Update', 'status'],
     ]);
     expect(Object.keys(p.metadata.managedFields[0].fieldsV1['f:metadata'])).toEqual(['f:generateName', 'f:labels', 'f:ownerReferences']);
+    // Bound by the scheduler, so PodScheduled and the list itself are not the kubelet's.
+    expect(Object.keys(p.metadata.managedFields[1].fieldsV1['f:status']['f:conditions'])).toEqual(['k:{"type":"ContainersReady"}', 'k:{"type":"Initialized"}', 'k:{"type":"Ready"}']);
     expect(Object.keys(p.metadata.managedFields[1].fieldsV1['f:status'])).toEqual(['f:conditions', 'f:containerStatuses', 'f:hostIP', 'f:phase', 'f:podIP', 'f:podIPs', 'f:startTime']);
   });
 
