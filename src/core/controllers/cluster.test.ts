@@ -16,11 +16,21 @@ describe('simulated cluster', () => {
     await t.settle();
     const pods = await t.get('/api/v1/namespaces/default/pods');
     expect(pods.json.items).toHaveLength(3);
-    console.log(JSON.stringify(pods.json.items[0], null, 1));
     expect(pods.json.items.every((p: any) => p.status.phase === 'Pending' && p.spec.nodeName)).toBe(true);
     await t.advance(2000);
     const d = (await t.get('/apis/apps/v1/namespaces/default/deployments/web')).json;
-    console.log(JSON.stringify(d.status, null, 1), d.metadata.annotations);
     expect(d.status.availableReplicas).toBe(3);
+    expect((await t.get('/api/v1/namespaces/default/pods')).json.items.every((p: any) => p.status.phase === 'Running')).toBe(true);
+  });
+
+  it('is off unless selected: createApiServer without controllers keeps a cluster where nothing acts', async () => {
+    const { startTestServer } = await import('../server/testing');
+    const plain = await startTestServer();
+    try {
+      expect(plain.api.controllers).toBeUndefined();
+      expect((await plain.get('/api/v1/nodes')).json.items).toEqual([]);
+    } finally {
+      await plain.close();
+    }
   });
 });
