@@ -12,6 +12,8 @@ export interface RolloutState {
   d: Obj;
   newRS?: Obj;
   oldRSs: Obj[];
+  /** The new ReplicaSet was made by this sync. */
+  created?: boolean;
 }
 
 export class ReplicaSetWriter {
@@ -76,16 +78,10 @@ export class ReplicaSetWriter {
       spec: { replicas, selector, template },
     };
     if (d.spec.minReadySeconds) rs.spec.minReadySeconds = d.spec.minReadySeconds;
-    let created: Obj;
-    try {
-      created = await this.client.create(`/apis/apps/v1/namespaces/${d.metadata.namespace}/replicasets`, rs);
-    } catch (err) {
-      // A ReplicaSet of that name exists already: the informer shows it on the next sync.
-      if (err instanceof ApiCallError && err.code === 409) throw err;
-      throw err;
-    }
+    // A name taken already (409) fails this sync; the informer shows that ReplicaSet on the next.
+    const created = await this.client.create(`/apis/apps/v1/namespaces/${d.metadata.namespace}/replicasets`, rs);
     if (replicas > 0) await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} to ${replicas}`);
-    return { d, newRS: created, oldRSs, created: true } as RolloutState;
+    return { d, newRS: created, oldRSs, created: true };
   }
 
   /** scaleReplicaSet: spec.replicas and the replica annotations, with kube's event. Returns the updated ReplicaSet. */

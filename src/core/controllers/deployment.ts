@@ -112,8 +112,8 @@ export class DeploymentController implements Controller {
   }
 
   /** Resolves the new ReplicaSet and, like kube, records a new one (or the first sight of one) on the Deployment. */
-  private async resolve(d: Obj, rsList: Obj[], create: boolean): Promise<RolloutState & { d: Obj }> {
-    const state = (await this.rsWriter.resolve(d, rsList, create)) as RolloutState & { created?: boolean };
+  private async resolve(d: Obj, rsList: Obj[], create: boolean): Promise<RolloutState> {
+    const state = await this.rsWriter.resolve(d, rsList, create);
     const revision = state.newRS ? String(revisionOf(state.newRS)) : undefined;
     const status = clone(d.status ?? {}) as Obj;
     let needsWrite = revision !== undefined && d.metadata.annotations?.[REVISION] !== revision;

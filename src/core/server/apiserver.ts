@@ -245,7 +245,13 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   };
   handleRequest = (req) => server.handle(req);
   if (clusterControllers) {
-    if (lazyGets) void startBootstrap().then(() => clusterControllers.start());
+    if (lazyGets) {
+      void startBootstrap()
+        .then(() => clusterControllers.start())
+        .catch((err: unknown) => {
+          if (!ctx.closed) console.error('cluster controllers failed to start:', err);
+        });
+    }
     else await clusterControllers.start();
   }
   return server;
