@@ -33,4 +33,15 @@ describe('simulated cluster', () => {
       await plain.close();
     }
   });
+
+  it('informers list and watch again when the server ends their watches', async () => {
+    t = await startCluster('nodes,kubelet,scheduler', { kubeletDelayMs: 0 }, { maxWatchSeconds: 1 });
+    // Every watch of the controllers ends after a second of real time.
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await t.post('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'late' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    await t.settle();
+    expect((await t.get('/api/v1/namespaces/default/pods/late')).json.status.phase).toBe('Running');
+    const watches = t.api.audit!.events().filter((e) => e.verb === 'watch' && e.objectRef?.resource === 'pods' && e.user.username === 'system:kube-controller-manager');
+    expect(watches.length).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -75,10 +75,11 @@ export class Informer {
         String(list.metadata?.resourceVersion ?? ''),
         (e) => this.apply(e),
         () => {
-          // The stream ended; a new list and watch pick up whatever was missed.
+          // The stream ended (its timeout, a 410): a new list and watch pick up whatever was
+          // missed, at once — waiting on the cluster clock would stall a paused or virtual one.
           if (!watching) return;
           watching = false;
-          if (!this.stopped) this.retrySoon(0);
+          if (!this.stopped) void Promise.resolve().then(() => this.listAndWatch());
         },
       );
       if (this.stopped) stop();

@@ -1,5 +1,6 @@
 // Test helper: an API server with the simulated cluster on a virtual clock. Used only by
 // *.test.ts files; it imports nothing from vitest.
+import type { ApiServerOptions } from '../api';
 import { startTestServer, type TestClient } from '../server/testing';
 import { VirtualClock } from './clock';
 import type { ClusterOptions } from './controller';
@@ -13,9 +14,9 @@ export interface ClusterTest extends TestClient {
   settle(): Promise<void>;
 }
 
-export async function startCluster(controllers = '*', cluster: Partial<ClusterOptions> = {}): Promise<ClusterTest> {
+export async function startCluster(controllers = '*', cluster: Partial<ClusterOptions> = {}, server: ApiServerOptions = {}): Promise<ClusterTest> {
   const clock = new VirtualClock();
-  const t = await startTestServer({ controllers, clock, cluster });
+  const t = await startTestServer({ ...server, controllers, clock, cluster });
   const c = t.api.controllers!;
   await c.runUntilIdle();
   return Object.assign(t, { clock, controllers: c, advance: (ms: number) => c.advance(ms), settle: () => c.runUntilIdle() });
