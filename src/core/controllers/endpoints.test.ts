@@ -52,6 +52,11 @@ describe('endpoint and endpointslice controllers', () => {
     expect(slices[0].endpoints).toEqual(
       pods.map((p) => ({ addresses: [p.status.podIP], conditions: { ready: true, serving: true, terminating: false }, targetRef: { kind: 'Pod', namespace: 'default', name: p.metadata.name, uid: p.metadata.uid }, nodeName: p.spec.nodeName })),
     );
+    // Managers as a v1.23 cluster records them: kube-controller-manager, Update.
+    expect(ep.metadata.managedFields.map((m: any) => [m.manager, m.operation, m.subresource])).toEqual([['kube-controller-manager', 'Update', undefined]]);
+    expect(Object.keys(ep.metadata.managedFields[0].fieldsV1)).toEqual(['f:metadata', 'f:subsets']);
+    expect(slices[0].metadata.managedFields.map((m: any) => [m.manager, m.operation, m.subresource])).toEqual([['kube-controller-manager', 'Update', undefined]]);
+    expect(Object.keys(slices[0].metadata.managedFields[0].fieldsV1)).toEqual(['f:addressType', 'f:endpoints', 'f:metadata', 'f:ports']);
     // Writers: the controllers' own service accounts.
     const users = t.api.audit!.events().filter((e) => e.verb === 'create' && (e.objectRef?.resource === 'endpoints' || e.objectRef?.resource === 'endpointslices') && e.objectRef.namespace === 'default').map((e) => e.user.username);
     expect(users.sort()).toEqual(['system:serviceaccount:kube-system:endpoint-controller', 'system:serviceaccount:kube-system:endpointslice-controller']);
