@@ -160,4 +160,19 @@ describe('a living cluster', () => {
     const events = await ok(['get', 'events', '--field-selector', 'involvedObject.name=huge', '-o', 'jsonpath={.items[*].reason}']);
     expect(events).toContain('FailedScheduling');
   });
+
+  it('drain evicts a node’s pods and the ReplicaSet brings them back on the other nodes', async () => {
+    await ok(['scale', 'deployment/web', '--replicas=3']);
+    await ok(['rollout', 'status', 'deployment/web', '--timeout=60s']);
+    const out = await ok(['drain', 'node-1', '--ignore-daemonsets', '--timeout=30s']);
+    expect(out).toContain('node/node-1 drained');
+    expect(await ok(['get', 'node', 'node-1', '-o', 'jsonpath={.spec.unschedulable}'])).toBe('true');
+    await ok(['rollout', 'status', 'deployment/web', '--timeout=60s']);
+    await eventually(async () => {
+      const pods = await json(['get', 'pods', '-l', 'app=web']);
+      expect(pods.items).toHaveLength(3);
+      expect(pods.items.every((p: any) => p.status.phase === 'Running' && p.spec.nodeName !== 'node-1')).toBe(true);
+    });
+    await ok(['uncordon', 'node-1']);
+  });
 });
