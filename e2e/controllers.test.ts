@@ -1,6 +1,8 @@
 // A cluster that lives, with the real kubectl 1.34: the Node host runs simulated nodes, the
 // scheduler and the deployment, replicaset, endpoint and endpointslice controllers, so rollouts
 // finish, `kubectl wait` returns and Services get endpoints — all through the API.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, eventually, kubectlOk, startCluster } from './harness';
 
@@ -174,5 +176,41 @@ describe('a living cluster', () => {
       expect(pods.items.every((p: any) => p.status.phase === 'Running' && p.spec.nodeName !== 'node-1')).toBe(true);
     });
     await ok(['uncordon', 'node-1']);
+  });
+
+  it('helm install --wait and upgrade --wait finish once the Deployment is available', async () => {
+    const chart = join(c.dir, 'chart-app');
+    await mkdir(join(chart, 'templates'), { recursive: true });
+    await writeFile(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: app\nversion: 0.1.0\n');
+    await writeFile(join(chart, 'values.yaml'), 'image: nginx:1.25\nreplicas: 2\n');
+    await writeFile(
+      join(chart, 'templates', 'app.yaml'),
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: { name: "{{ .Release.Name }}" }',
+        'spec:',
+        '  replicas: {{ .Values.replicas }}',
+        '  selector: { matchLabels: { app: "{{ .Release.Name }}" } }',
+        '  template:',
+        '    metadata: { labels: { app: "{{ .Release.Name }}" } }',
+        '    spec: { containers: [{ name: app, image: "{{ .Values.image }}", ports: [{ containerPort: 80 }] }] }',
+        '---',
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata: { name: "{{ .Release.Name }}" }',
+        'spec: { selector: { app: "{{ .Release.Name }}" }, ports: [{ port: 80 }] }',
+        '',
+      ].join('\n'),
+    );
+    const install = await c.helm(['install', 'shop', chart, '--wait', '--timeout', '60s']);
+    expect(install.stderr).toBe('');
+    expect(install.code).toBe(0);
+    expect((await json(['get', 'deployment', 'shop'])).status.availableReplicas).toBe(2);
+    const upgrade = await c.helm(['upgrade', 'shop', chart, '--wait', '--timeout', '60s', '--set', 'image=nginx:1.26', '--set', 'replicas=3']);
+    expect(upgrade.code).toBe(0);
+    const d = await json(['get', 'deployment', 'shop']);
+    expect(d.status).toMatchObject({ replicas: 3, updatedReplicas: 3, availableReplicas: 3 });
+    expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.26');
   });
 });
