@@ -49,6 +49,7 @@ export class ControllerContext {
   private readonly informers = new Map<string, Informer>();
   private readonly clients: ApiClient[] = [];
   private readonly queues: KeyQueue[] = [];
+  private stopped = false;
   /** Work started outside a queue (a node's first registration); tests wait for it. */
   readonly pending = new Set<Promise<unknown>>();
 
@@ -70,13 +71,15 @@ export class ControllerContext {
     if (!inf) {
       inf = new Informer(this.client(CONTROLLER_MANAGER), path, this.clock);
       this.informers.set(path, inf);
-      await inf.start();
+      // Once stopped (the server closing during a start), nothing new may list or watch.
+      if (!this.stopped) await inf.start();
     }
     return inf;
   }
 
   queue(q: KeyQueue): KeyQueue {
     this.queues.push(q);
+    if (this.stopped) q.stop();
     return q;
   }
 
@@ -92,6 +95,7 @@ export class ControllerContext {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const q of this.queues) q.stop();
     for (const inf of this.informers.values()) inf.stop();
   }

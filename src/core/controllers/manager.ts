@@ -14,6 +14,7 @@ import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { parseControllerSelection } from './selection';
+import { StartupError } from '../server/runtime-config';
 
 const ALL: readonly (() => Controller)[] = [
   () => new NodeSimulator(),
@@ -44,10 +45,17 @@ export class ClusterControllers {
   readonly enabled: readonly string[];
   private readonly ctx: ControllerContext;
   private readonly running: Controller[] = [];
+  private stopped = false;
 
   constructor(handle: Handle, opts: ClusterControllerOptions) {
     this.clock = opts.clock ?? new RealClock();
-    const selected = parseControllerSelection(opts.selection ?? '', CONTROLLER_NAMES);
+    let selected: Set<string>;
+    try {
+      selected = parseControllerSelection(opts.selection ?? '', CONTROLLER_NAMES);
+    } catch (err) {
+      // A bad selection is a start-up error, worded as kube-controller-manager's flag error.
+      throw new StartupError(err instanceof Error ? err.message : String(err));
+    }
     this.enabled = CONTROLLER_NAMES.filter((n) => selected.has(n));
     // Absent settings (undefined) keep their defaults.
     const given = Object.fromEntries(Object.entries(opts.cluster ?? {}).filter(([, v]) => v !== undefined));
@@ -56,14 +64,16 @@ export class ClusterControllers {
 
   async start(): Promise<void> {
     for (const make of ALL) {
+      if (this.stopped) return;
       const c = make();
       if (!this.enabled.includes(c.name)) continue;
-      await c.start(this.ctx);
       this.running.push(c);
+      await c.start(this.ctx);
     }
   }
 
   stop(): void {
+    this.stopped = true;
     for (const c of this.running.splice(0).reverse()) c.stop();
     this.ctx.stop();
   }

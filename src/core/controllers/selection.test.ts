@@ -19,3 +19,13 @@ describe('--controllers', () => {
     expect(CONTROLLER_NAMES).toEqual(['nodes', 'kubelet', 'scheduler', 'replicaset', 'deployment', 'endpoint', 'endpointslice']);
   });
 });
+
+describe('createApiServer({ controllers })', () => {
+  it('fails start-up on an unknown controller name, as a StartupError', async () => {
+    const { createApiServer } = await import('../api');
+    const { StartupError } = await import('../server/runtime-config');
+    const failed = await createApiServer({ controllers: '*,-nope' }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(StartupError);
+    expect((failed as Error).message).toBe('"nope" is not in the list of known controllers');
+  });
+});
