@@ -44,4 +44,24 @@ describe('simulated cluster', () => {
     const watches = t.api.audit!.events().filter((e) => e.verb === 'watch' && e.objectRef?.resource === 'pods' && e.user.username === 'system:kube-controller-manager');
     expect(watches.length).toBeGreaterThanOrEqual(2);
   });
+
+  it('with RBAC on, every component is authorized by its bootstrap role (nodes by the Node authorizer)', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 }, { authorization: 'RBAC' });
+    expect((await t.post('/apis/apps/v1/namespaces/default/deployments', deployment('web', 2))).status).toBe(201);
+    await t.post('/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+    await t.settle();
+    expect((await t.get('/apis/apps/v1/namespaces/default/deployments/web')).json.status.availableReplicas).toBe(2);
+    expect((await t.get('/api/v1/namespaces/default/endpoints/web')).json.subsets[0].addresses).toHaveLength(2);
+    const denied = t.api.audit!.events().filter((e) => e.responseStatus?.code === 403);
+    expect(denied).toEqual([]);
+    const roles = (await t.get('/apis/rbac.authorization.k8s.io/v1/clusterroles')).json.items.map((r: any) => r.metadata.name);
+    expect(roles).toEqual(expect.arrayContaining(['system:controller:deployment-controller', 'system:controller:replicaset-controller', 'system:kube-scheduler', 'system:node']));
+    // The controller's service account may not do what its role does not grant.
+    const review = await t.post('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { user: 'system:serviceaccount:kube-system:deployment-controller', groups: ['system:serviceaccounts'], resourceAttributes: { verb: 'delete', resource: 'secrets', namespace: 'default' } },
+    });
+    expect(review.json.status.allowed).toBe(false);
+  });
 });
