@@ -78,8 +78,20 @@ export class ReplicaSetWriter {
       spec: { replicas, selector, template },
     };
     if (d.spec.minReadySeconds) rs.spec.minReadySeconds = d.spec.minReadySeconds;
-    // A name taken already (409) fails this sync; the informer shows that ReplicaSet on the next.
-    const created = await this.client.create(`/apis/apps/v1/namespaces/${d.metadata.namespace}/replicasets`, rs);
+    let created: Obj;
+    try {
+      created = await this.client.create(`/apis/apps/v1/namespaces/${d.metadata.namespace}/replicasets`, rs);
+    } catch (err) {
+      if (!(err instanceof ApiCallError && err.code === 409)) throw err;
+      // The name is taken. Ours (same template) is simply the new ReplicaSet; another template's
+      // is a hash collision: kube counts it in status.collisionCount, which changes the hash.
+      const existing = await this.client.get(`/apis/apps/v1/namespaces/${d.metadata.namespace}/replicasets/${rs.metadata.name}`);
+      const ours = existing.metadata?.ownerReferences?.some((r: Obj) => r.uid === d.metadata.uid);
+      if (ours && equalIgnoreHash(existing.spec?.template, d.spec.template)) return { d, newRS: existing, oldRSs };
+      const status = { ...(d.status ?? {}), collisionCount: Number(d.status?.collisionCount ?? 0) + 1 };
+      await this.client.update(`/apis/apps/v1/namespaces/${d.metadata.namespace}/deployments/${d.metadata.name}/status`, { ...d, status });
+      throw new Error(`hash collision with ReplicaSet ${rs.metadata.name}: collisionCount is now ${status.collisionCount}`);
+    }
     if (replicas > 0) await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} to ${replicas}`);
     return { d, newRS: created, oldRSs, created: true };
   }

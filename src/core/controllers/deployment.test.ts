@@ -8,6 +8,7 @@ afterEach(async () => {
 });
 
 const D = '/apis/apps/v1/namespaces/default/deployments';
+const RS_DEFAULT = '/apis/apps/v1/namespaces/default/replicasets';
 const getD = async (name = 'web') => (await t!.get(`${D}/${name}`)).json;
 const replicaSets = async () => (await t!.get('/apis/apps/v1/namespaces/default/replicasets')).json.items as any[];
 const pods = async () => (await t!.get('/api/v1/namespaces/default/pods')).json.items as any[];
@@ -178,5 +179,27 @@ describe('deployment controller', () => {
     const c = (await getD()).status.conditions.find((x: any) => x.type === 'Progressing');
     expect(c).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded' });
     expect(c.message).toMatch(/^ReplicaSet "web-\w+" has timed out progressing\.$/);
+  });
+});
+
+describe('deployment controller: hash collisions', () => {
+  it('counts a collision with another template’s ReplicaSet in status.collisionCount and takes the next hash', async () => {
+    t = await startCluster('deployment', { kubeletDelayMs: 0 });
+    // The same Deployment in another namespace shows the name its ReplicaSet will want.
+    await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'scratch' } });
+    await t.post('/apis/apps/v1/namespaces/scratch/deployments', deployment('web', 1));
+    await t.settle();
+    const wanted = (await t.get('/apis/apps/v1/namespaces/scratch/replicasets')).json.items[0].metadata.name;
+    const squatter = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: wanted }, spec: { replicas: 0, selector: { matchLabels: { other: 'x' } }, template: { metadata: { labels: { other: 'x' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } };
+    expect((await t.post(RS_DEFAULT, squatter)).status).toBe(201);
+    await t.post(D, deployment('web', 1));
+    await t.settle();
+    await t.advance(60_000);
+    const web = await getD();
+    expect(web.status.collisionCount).toBe(1);
+    const mine = (await replicaSets()).filter((rs) => rs.metadata.ownerReferences?.[0]?.name === 'web');
+    expect(mine).toHaveLength(1);
+    expect(mine[0].metadata.name).not.toBe(wanted);
+    expect(mine[0].metadata.name).toBe(`web-${mine[0].metadata.labels['pod-template-hash']}`);
   });
 });
