@@ -1,6 +1,7 @@
 // `kubectl drain` against a PodDisruptionBudget: the eviction subresource answers 429 while the
 // budget allows no disruption (kubectl keeps retrying and reports the budget), and lets the pod
-// go once the budget allows it.
+// go once the budget allows it. The node is one the test registers itself (no simulated kubelet
+// runs it), so the pod's status is the one the test writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from './harness';
 
@@ -13,7 +14,7 @@ afterAll(() => c?.stop());
 const NODE = `apiVersion: v1
 kind: Node
 metadata:
-  name: node-1
+  name: drain-node
 `;
 
 const POD = `apiVersion: v1
@@ -22,7 +23,7 @@ metadata:
   name: web-1
   labels: { app: web }
 spec:
-  nodeName: node-1
+  nodeName: drain-node
   containers:
   - name: web
     image: nginx
@@ -53,16 +54,16 @@ describe('kubectl drain with a PodDisruptionBudget', () => {
     expect(raw.stderr).toContain('Cannot evict pod as it would violate the pod\'s disruption budget.');
     expect(raw.stderr).toContain('(TooManyRequests)');
 
-    const drain = await c.kubectl(['drain', 'node-1', '--ignore-daemonsets', '--force', '--timeout=3s'], { timeoutMs: 30_000 });
+    const drain = await c.kubectl(['drain', 'drain-node', '--ignore-daemonsets', '--force', '--timeout=3s'], { timeoutMs: 30_000 });
     expect(drain.code).not.toBe(0);
     expect(drain.stdout + drain.stderr).toContain('Cannot evict pod as it would violate the pod\'s disruption budget.');
     expect((await c.kubectl(['get', 'pod', 'web-1', '-o', 'name'])).stdout.trim()).toBe('pod/web-1');
     // drain cordoned the node first.
-    expect((await c.kubectl(['get', 'node', 'node-1', '-o', 'jsonpath={.spec.unschedulable}'])).stdout).toBe('true');
+    expect((await c.kubectl(['get', 'node', 'drain-node', '-o', 'jsonpath={.spec.unschedulable}'])).stdout).toBe('true');
 
     // A budget that allows the disruption lets drain evict the pod.
     expect((await c.kubectl(['patch', 'pdb', 'web', '--type=merge', '-p', '{"spec":{"minAvailable":0}}'])).code).toBe(0);
-    const ok = await c.kubectl(['drain', 'node-1', '--ignore-daemonsets', '--force', '--timeout=20s'], { timeoutMs: 40_000 });
+    const ok = await c.kubectl(['drain', 'drain-node', '--ignore-daemonsets', '--force', '--timeout=20s'], { timeoutMs: 40_000 });
     expect(ok.stderr).not.toContain('error');
     expect(ok.stdout).toContain('pod/web-1 evicted');
     expect(ok.code).toBe(0);

@@ -65,7 +65,8 @@ describe('kubectl get', () => {
   // (vitest would report every test of the block as skipped if a beforeAll failed).
   let created: Promise<string> | undefined;
   const pods = async () => {
-    created ??= ok(['create', '-f', c.fixture('pods.yaml')]);
+    // The simulated nodes run them: wait until both are Ready.
+    created ??= ok(['create', '-f', c.fixture('pods.yaml')]).then(async (out) => (await ok(['wait', '--for=condition=Ready', 'pod/web-1', 'pod/db-1', '--timeout=60s']), out));
     expect(await created).toBe('pod/web-1 created\npod/db-1 created\n');
   };
 
@@ -75,13 +76,13 @@ describe('kubectl get', () => {
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
     expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(['db-1', 'web-1']);
-    expect(out).toMatch(/^web-1\s+0\/1\s+Pending\s+0\s+\d+s$/m);
+    expect(out).toMatch(/^web-1\s+1\/1\s+Running\s+0\s+\d+s$/m);
   });
 
   it('get all includes the pods', async () => {
     await pods();
     const out = await ok(['get', 'all']);
-    expect(out).toMatch(/^pod\/web-1\s+0\/1\s+Pending/m);
+    expect(out).toMatch(/^pod\/web-1\s+1\/1\s+Running/m);
     expect(out).toMatch(/^pod\/db-1\s+/m);
   });
 
@@ -89,7 +90,7 @@ describe('kubectl get', () => {
     await pods();
     const out = await ok(['get', 'pods', '-A']);
     expect(out).toMatch(/^NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/m);
-    expect(out).toMatch(/^default\s+web-1\s+0\/1\s+Pending/m);
+    expect(out).toMatch(/^default\s+web-1\s+1\/1\s+Running/m);
   });
 
   it('-o yaml and -o json print a List of the objects', async () => {
@@ -180,7 +181,8 @@ describe('kubectl writes', () => {
 
 describe('kubectl logs and exec without kubelets', () => {
   it('logs of a pod no node runs print nothing; exec says the pod has no host', async () => {
-    await ok(['run', 'idle', '--image=nginx']);
+    // A node selector no simulated node matches keeps the pod unscheduled.
+    await ok(['run', 'idle', '--image=nginx', '--overrides', JSON.stringify({ spec: { nodeSelector: { 'example.com/no-such-node': 'true' } } })]);
     expect(await ok(['logs', 'idle'])).toBe('');
     const exec = await c.kubectl(['exec', 'idle', '--', 'ls']);
     expect(exec.code).toBe(1);

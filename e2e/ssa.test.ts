@@ -7,7 +7,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, kubectlOk, REPO_ROOT, type RunResult, startCluster } from './harness';
+import { type Cluster, eventually, kubectlOk, REPO_ROOT, type RunResult, startCluster } from './harness';
 
 let c: Cluster;
 beforeAll(async () => {
@@ -57,7 +57,8 @@ describe('kubectl apply --server-side', () => {
     expect(await ok(['apply', '--server-side', '-f', c.fixture('ssa-configmap.yaml')])).toBe('configmap/ssa-cm serverside-applied\n');
     expect((await getJson('configmap', 'ssa-cm')).metadata.resourceVersion).toBe(first.metadata.resourceVersion);
     await ok(['apply', '--server-side', '-f', c.fixture('ssa-deployment.yaml')]);
-    expect(await managers('deployment', 'ssa-web')).toEqual({ kubectl: 'Apply' });
+    // The deployment controller writes the status next to kubectl's apply.
+    await eventually(async () => expect(await managers('deployment', 'ssa-web')).toEqual({ kubectl: 'Apply', 'kube-controller-manager': 'Update' }));
   });
 
   it('a second field manager changing the same field fails with the conflict; --force-conflicts takes it', async () => {

@@ -101,7 +101,8 @@ describe('kubectl get -w', () => {
   it('get pods -w prints Table rows: one header, then a row per change', async () => {
     expect((await http('POST', '/api/v1/namespaces', { metadata: { name: 'watch-pods' } })).status).toBe(201);
     const pods = '/api/v1/namespaces/watch-pods/pods';
-    const spec = { containers: [{ name: 'c', image: 'nginx' }] };
+    // A scheduler nobody runs keeps the pods Pending: the only changes are the test's own.
+    const spec = { schedulerName: 'manual', containers: [{ name: 'c', image: 'nginx' }] };
     expect((await http('POST', pods, { metadata: { name: 'p1' }, spec })).status).toBe(201);
     const w = kubectlBackground(['get', 'pods', '-n', 'watch-pods', '-w']);
     try {

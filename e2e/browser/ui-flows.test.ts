@@ -54,6 +54,8 @@ function editorText(p: Page): Promise<string> {
 function ownedLine(p: Page, text: RegExp): Locator {
   return p.locator('.owned-lines li').filter({ has: p.locator('code', { hasText: text }) });
 }
+/** spec.replicas' line: status.replicas (the deployment controller's) reads the same and comes after it. */
+const specReplicas = (p: Page, n: number): Locator => ownedLine(p, new RegExp(`^\\s*replicas: ${n}$`)).first();
 const ownersOf = async (line: Locator) => ((await line.getAttribute('data-owners', { timeout: 2_000 })) ?? '').split(' ').filter(Boolean).sort();
 
 let session: UiSession;
@@ -133,7 +135,7 @@ describe('playground UI', () => {
     await page.getByRole('combobox', { name: 'Field manager' }).fill('manager-a');
     await page.locator('.write-actions').getByRole('button', { name: 'Apply', exact: true }).click();
     await expect.poll(() => page.getByTestId('write-result').innerText()).toContain('Apply: OK');
-    await expect.poll(() => ownersOf(ownedLine(page, /^\s*replicas: 1$/))).toEqual(['manager-a']);
+    await expect.poll(() => ownersOf(specReplicas(page, 1))).toEqual(['manager-a']);
     expect(await ownersOf(ownedLine(page, /image: nginx:1.25/))).toEqual(['manager-a']);
     expect(await page.getByRole('list', { name: 'Field managers' }).innerText()).toContain('manager-a');
 
@@ -153,7 +155,7 @@ describe('playground UI', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
 
     await preview.getByRole('button', { name: 'Take ownership (force)' }).click();
-    await expect.poll(() => ownersOf(ownedLine(page, /^\s*replicas: 3$/))).toEqual(['manager-b']);
+    await expect.poll(() => ownersOf(specReplicas(page, 3))).toEqual(['manager-b']);
     expect(await ownersOf(ownedLine(page, /image: nginx:1.25/))).toEqual(['manager-a']);
     expect(await ownersOf(ownedLine(page, /^\s*app: web$/).first())).toEqual(['manager-a']);
     expect(await preview.count()).toBe(0);
@@ -169,14 +171,14 @@ describe('playground UI', () => {
     await expect.poll(() => editorText(page)).toContain('replicas: 3');
     await page.locator('.write-actions').getByRole('button', { name: 'Apply', exact: true }).click();
     await expect.poll(() => page.getByTestId('write-result').innerText()).toContain('Apply: OK');
-    await expect.poll(() => ownersOf(ownedLine(page, /^\s*replicas: 3$/))).toEqual(['manager-a', 'manager-b']);
+    await expect.poll(() => ownersOf(specReplicas(page, 3))).toEqual(['manager-a', 'manager-b']);
     // Pointing at a line shows every owner's full entry; the blame column names both.
-    await ownedLine(page, /^\s*replicas: 3$/).hover();
+    await specReplicas(page, 3).hover();
     const detail = await page.getByTestId('field-detail').innerText();
     expect(detail).toContain('.spec.replicas');
     expect(detail).toMatch(/manager-a · Apply · apps\/v1/);
     expect(detail).toMatch(/manager-b · Apply · apps\/v1/);
-    expect(await ownedLine(page, /^\s*replicas: 3$/).locator('.blame').innerText()).toMatch(/^manager-a, manager-b · Apply · \d+s$/);
+    expect(await specReplicas(page, 3).locator('.blame').innerText()).toMatch(/^manager-a, manager-b · Apply · \d+s$/);
     // The legend highlights exactly one manager's fields.
     await page.getByRole('list', { name: 'Field managers' }).getByRole('button', { name: /manager-b/ }).click();
     const selected = await page.locator('.owned-lines li.selected').evaluateAll((els) => els.map((e) => e.getAttribute('data-owners')));

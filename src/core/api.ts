@@ -6,6 +6,9 @@ import type { AuthorizationMode } from './auth/access';
 import type { AuthenticationOptions } from './server/authn';
 import type { AuditLog } from './server/audit';
 import type { WebhookTransport } from './admission/webhooks/call';
+import type { Clock } from './controllers/clock';
+import type { ClusterOptions } from './controllers/controller';
+import type { ClusterControllers } from './controllers/manager';
 
 export type { WebhookCall, WebhookTransport } from './admission/webhooks/call';
 
@@ -71,11 +74,19 @@ export interface ApiServerOptions {
    */
   namespaceDeletionGracePeriodMs?: number;
   /**
-   * kube-controller-manager's --controllers (`*,-serviceaccount-token`): which in-process
-   * controllers run (serviceaccount-token, root-ca-cert-publisher, garbagecollector, namespace,
-   * disruption, resourcequota). Default `*`; an unknown name fails start-up.
+   * kube-controller-manager's --controllers (`*`, `*,-serviceaccount-token`, `nodes,kubelet`):
+   * which controllers run. Two sets answer to it: the in-process ones that keep the API's own
+   * objects (serviceaccount-token, root-ca-cert-publisher, garbagecollector, namespace,
+   * disruption, resourcequota), and the simulated cluster (nodes, kubelet, scheduler, replicaset,
+   * deployment, endpoint, endpointslice), all working through this server's API. When absent,
+   * the first set runs and the simulated cluster does not (a cluster where nothing acts on pods,
+   * as the unit tests want); both hosts pass `*`. An unknown name fails start-up.
    */
   controllers?: string;
+  /** The simulated cluster's clock (default: real time); tests pass a VirtualClock. */
+  clock?: Clock;
+  /** Simulated nodes: count, size, kubelet delay. */
+  cluster?: Partial<ClusterOptions>;
 }
 
 export interface ApiServer {
@@ -100,6 +111,8 @@ export interface ApiServer {
    * (one whose content is held by finalizers is not waited for). Tests wait on it.
    */
   namespacesSettled?(): Promise<void>;
+  /** The simulated cluster's components (present when `controllers` selected any). */
+  readonly controllers?: ClusterControllers;
 }
 
 export { createApiServer } from './server/apiserver';

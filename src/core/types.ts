@@ -18,6 +18,12 @@ export interface ApiRequest {
    */
   restore?: boolean;
   /**
+   * Internal only — hosts never set it from a network request: the identity of an in-process
+   * cluster component (controller, scheduler, simulated kubelet), which calls the API as its real
+   * counterpart authenticates (`system:kube-scheduler`, `system:node:<name>`, ...).
+   */
+  internalUser?: { username: string; groups: string[] };
+  /**
    * Set only by a host, from the TLS handshake of the connection — never from headers or the
    * body: the client certificate the peer presented (absent when it presented none). The core's
    * x509 authenticator turns a verified one into a user (CN = name, each O = a group).

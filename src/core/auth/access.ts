@@ -6,13 +6,21 @@ import type { RegistryContext } from '../registry/context';
 import type { RequestInfo } from '../server/requestinfo';
 import { createAuthenticator, type AuthenticationOptions } from '../server/authn';
 import { impersonate } from '../server/authn-impersonation';
-import type { RbacAuthorizer } from './rbac';
+import { RbacAuthorizer, type RbacObject } from './rbac';
+import { nodeAuthorizerObjects } from './rbac/bootstrap-components';
 import { forbiddenError } from './rbac/messages';
 import type { Attributes, Decision, UserInfo } from './rbac/types';
 import { requestAttributes } from './request-attributes';
 import { noteRequestUser, withRequestAccess } from './request-user';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'RBAC';
+
+let nodeAuthz: RbacAuthorizer | undefined;
+/** The Node authorizer's grant (the system:node role for group system:nodes), built once. */
+function nodeAuthorizer(): RbacAuthorizer {
+  nodeAuthz ??= new RbacAuthorizer(nodeAuthorizerObjects() as RbacObject[]);
+  return nodeAuthz;
+}
 
 export interface AccessControl {
   /** Present with RBAC; reviews and escalation checks consult it. */
@@ -31,6 +39,18 @@ export function createAccessControl(authentication: AuthenticationOptions | unde
     authorizer,
     authorize,
     admit(req, info, reg) {
+      if (req.internalUser) {
+        // An in-process component is authenticated by construction, and authorized as kube
+        // would: nodes by the Node authorizer, the others by their bootstrap roles.
+        const user: UserInfo = { username: req.internalUser.username, groups: [...req.internalUser.groups] };
+        noteRequestUser(req, user);
+        if (authorizer) {
+          const attrs = requestAttributes(info);
+          const d = user.groups.includes('system:nodes') ? nodeAuthorizer().authorize(user, attrs) : authorizer.authorize(user, attrs);
+          if (!d.allowed) throw forbiddenError(user, attrs, d.reason);
+        }
+        return withRequestAccess(reg, user, authorizer);
+      }
       // The default playground (no authentication, no RBAC, no impersonation) skips all of it.
       if (!authentication && !authorizer && req.headers['impersonate-user'] === undefined) return reg;
       const requester = authenticate(req);

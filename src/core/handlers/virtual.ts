@@ -74,6 +74,7 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     return encodeValue(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, out, rc.warnings);
   }
   if (sub === 'binding') {
+    // kube's BindingREST.setPodHostAndAnnotations.
     const requireTarget = (b: Obj) => {
       if (!b.target?.name) throw badRequest('binding target name is required');
     };
@@ -81,7 +82,7 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     const node = String(binding.target.name);
     const assign = (cur: Obj) => {
       if (cur.spec?.nodeName) throw conflict('', 'pods/binding', rc.info.name, `pod ${rc.info.name} is already assigned to node ${JSON.stringify(cur.spec.nodeName)}`);
-      return { ...cur, spec: { ...cur.spec, nodeName: node } };
+      return assignPod(cur, node, binding.metadata?.annotations, rc.reg.now());
     };
     const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, assign, { dryRun: false, subresource: 'binding', allowCreate: false, checkName: false });
     return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
@@ -129,4 +130,15 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     default:
       throw methodNotAllowed();
   }
+}
+
+/** The pod after a binding: its node, the binding's annotations, and PodScheduled=True (kube's assignPod). */
+function assignPod(cur: Obj, node: string, annotations: Record<string, string> | undefined, now: number): Obj {
+  const metadata = annotations && Object.keys(annotations).length ? { ...cur.metadata, annotations: { ...(cur.metadata?.annotations ?? {}), ...annotations } } : cur.metadata;
+  const conditions = [...((cur.status?.conditions ?? []) as Obj[])];
+  const at = conditions.findIndex((c) => c.type === 'PodScheduled');
+  const scheduled: Obj = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
+  if (at < 0) conditions.push(scheduled);
+  else if (conditions[at].status !== 'True') conditions[at] = scheduled;
+  return { ...cur, metadata, spec: { ...cur.spec, nodeName: node }, status: { ...(cur.status ?? {}), conditions } };
 }

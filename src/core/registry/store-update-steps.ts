@@ -177,6 +177,12 @@ export class UpdateAttempt implements UpdateSteps {
       next = clone(old);
       if (obj.status === undefined) delete next.status;
       else next.status = obj.status;
+      // kube's deploymentStatusStrategy resets only spec and labels: annotations written with the
+      // status stay (the deployment controller records deployment.kubernetes.io/revision this way).
+      if (r.info.group === 'apps' && r.info.kind === 'Deployment') {
+        if (obj.metadata?.annotations === undefined) delete next.metadata.annotations;
+        else next.metadata.annotations = obj.metadata.annotations;
+      }
       this.keepAppliedManagedFields(obj, next);
     } else if (opts.subresource === 'ephemeralcontainers') {
       // pods/ephemeralcontainers changes spec.ephemeralContainers only (dropNonEphemeralContainerUpdates).
@@ -189,6 +195,9 @@ export class UpdateAttempt implements UpdateSteps {
       // pods/<n>/binding sets spec.nodeName only (kube's assignPod writes it directly).
       next = clone(old);
       next.spec = { ...(next.spec ?? {}), nodeName: obj.spec?.nodeName };
+      // assignPod also copies the binding's annotations and sets PodScheduled=True.
+      if (obj.metadata?.annotations !== undefined) next.metadata.annotations = obj.metadata.annotations;
+      if (obj.status !== undefined) next.status = obj.status;
     } else if (opts.subresource === 'approval') {
       // certificatesigningrequests/approval changes status.conditions only.
       next = approvalUpdate(obj, old, this.ctx.now());

@@ -45,11 +45,15 @@ import { healthChecks } from './health';
 import { ControllerLeader } from '../registry/resources/controller-leader';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 import { createOpenApiV2Endpoint } from './openapi-v2-endpoint';
+import { ClusterControllers } from '../controllers/manager';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
+  // The simulated cluster's components call the API like any client: through handle() below.
+  let handleRequest: (req: ApiRequest) => Promise<ApiResponse> = () => Promise.reject(new Error('API server not ready'));
+  const clusterControllers = opts.controllers ? new ClusterControllers((req) => handleRequest(req), { selection: opts.controllers, clock: opts.clock, cluster: opts.cluster }) : undefined;
   const backend = opts.backend ?? createMemoryBackend();
   // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
   let activeWriters = 0;
@@ -58,8 +62,8 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const serving = configureServing(catalog, builtinResources, opts);
   const observability = createObservability(catalog, mvcc, opts.auditCapacity);
   if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
-  const ctx: RegistryContext = { mvcc, catalog, now: () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
-  // kube-controller-manager's --controllers: which in-process controllers run.
+  const ctx: RegistryContext = { mvcc, catalog, now: opts.clock ? () => opts.clock!.now() : () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
+  // kube-controller-manager's --controllers: which in-process controllers run (all when absent).
   const controllerEnabled = parseControllers(opts.controllers);
   const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs, controllerEnabled('namespace'));
   registerNamespaceHooks(ctx, namespaceController);
@@ -221,7 +225,8 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
 
   // Metrics and audit see every request; feature gates adjust it before dispatch.
   const serve = observability.wrap(serving.wrap(dispatch));
-  return {
+  const server: ApiServer = {
+    controllers: clusterControllers,
     audit: observability.audit,
     // Waiting for revision 0 costs nothing on a loaded store and makes a lazy one load (its
     // revision is only a lower bound until then).
@@ -241,10 +246,12 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     },
     beginShutdown() {
       shuttingDown = true;
+      clusterControllers?.stop();
       for (const stop of [...watchStops]) stop();
     },
     async close() {
       shuttingDown = true;
+      clusterControllers?.stop();
       ctx.closed = true;
       rbacSync?.stop();
       namespaceController.stop();
@@ -264,4 +271,16 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       await mvcc.close();
     },
   };
+  handleRequest = (req) => server.handle(req);
+  if (clusterControllers) {
+    if (lazyGets) {
+      void startBootstrap()
+        .then(() => clusterControllers.start())
+        .catch((err: unknown) => {
+          if (!ctx.closed) console.error('cluster controllers failed to start:', err);
+        });
+    }
+    else await clusterControllers.start();
+  }
+  return server;
 }

@@ -59,3 +59,23 @@ describe('parseFlags storage', () => {
     expect(() => parseFlags(['--etcd-prefix', 'registry'])).toThrow('--etcd-prefix "registry": must start with /');
   });
 });
+
+describe('simulated cluster flags', () => {
+  it('reads --controllers, --nodes, --node-cpu, --node-memory, --kubelet-delay and --clock-speed', () => {
+    expect(parseFlags(['--controllers', '*,-scheduler', '--nodes=5', '--node-cpu', '2000m', '--node-memory', '4Gi', '--kubelet-delay', '0s', '--clock-speed', '10'])).toMatchObject({
+      controllers: '*,-scheduler',
+      nodes: 5,
+      nodeCpu: '2',
+      nodeMemory: '4Gi',
+      kubeletDelayMs: 0,
+      clockSpeed: 10,
+    });
+  });
+  it('refuses unknown controllers with kube-controller-manager’s wording, and bad numbers', () => {
+    expect(() => parseFlags(['--controllers', '*,-nope'])).toThrow('"nope" is not in the list of known controllers');
+    expect(() => parseFlags(['--nodes', '-1'])).toThrow(FlagError);
+    expect(() => parseFlags(['--node-memory', 'lots'])).toThrow(FlagError);
+    expect(() => parseFlags(['--kubelet-delay', '5'])).toThrow('time: invalid duration "5"');
+    expect(() => parseFlags(['--clock-speed', '0'])).toThrow(FlagError);
+  });
+});

@@ -5,6 +5,8 @@ import { parseFeatureGates } from '../../core/server/runtime-config-gates';
 import { validateShowHiddenMetricsVersion } from '../../core/server/metrics-hidden';
 import { parseHistoryWindow } from '../../core/server/history-window';
 import { parseControllers } from '../../core/server/controllers-flag';
+import { parseDuration } from '../../core/codec/protobuf/time';
+import { canonicalQuantity, parseQuantity } from '../../core/registry/validation/quantity';
 
 export interface HostFlags {
   port: number;
@@ -40,8 +42,19 @@ export interface HostFlags {
   auditLogPath?: string;
   /** `--client-ca-file`: PEM CA bundle whose client certificates are trusted too (needs --secure-port). */
   clientCaFile?: string;
-  /** `--controllers` (kube-controller-manager's): `*,-serviceaccount-token`, validated here. */
+  /**
+   * `--controllers` (kube-controller-manager's syntax, validated here): the in-process
+   * controllers and the simulated cluster; absent means `*`, everything on.
+   */
   controllers?: string;
+  /** `--nodes`, `--node-cpu`, `--node-memory`: the simulated nodes. */
+  nodes?: number;
+  nodeCpu?: string;
+  nodeMemory?: string;
+  /** `--kubelet-delay` (Go duration): from a pod's binding to its containers running. */
+  kubeletDelayMs?: number;
+  /** `--clock-speed`: cluster time runs this many times faster than wall time. */
+  clockSpeed?: number;
 }
 
 export class FlagError extends Error {}
@@ -160,10 +173,42 @@ export function parseFlags(argv: readonly string[]): HostFlags {
         checkedApiFlag(name, value, () => (flags.historyWindowMs = parseHistoryWindow(value)));
         break;
       default:
-        throw new FlagError(`unknown flag: --${name}`);
+        if (!parseClusterFlag(flags, name, value)) throw new FlagError(`unknown flag: --${name}`);
     }
   }
   // Client certificates are only presented over TLS.
   if (flags.clientCaFile !== undefined && flags.securePort === undefined) throw new FlagError('--client-ca-file needs --secure-port');
   return flags;
+}
+
+/** The simulated cluster's flags (--controllers and the node and clock settings); false for any other flag. */
+export function parseClusterFlag(flags: HostFlags, name: string, value: string): boolean {
+  switch (name) {
+    case 'nodes':
+      if (!/^\d+$/.test(value) || Number(value) > 1000) throw new FlagError(`--nodes "${value}": want a whole number 0-1000`);
+      flags.nodes = Number(value);
+      return true;
+    case 'node-cpu':
+    case 'node-memory':
+      if (!parseQuantity(value) || value.startsWith('-')) throw new FlagError(`--${name} "${value}": want a quantity such as ${name === 'node-cpu' ? '4 or 3500m' : '8Gi'}`);
+      if (name === 'node-cpu') flags.nodeCpu = canonicalQuantity(value);
+      else flags.nodeMemory = canonicalQuantity(value);
+      return true;
+    case 'kubelet-delay':
+      try {
+        flags.kubeletDelayMs = parseDuration(value) / 1e6;
+      } catch {
+        throw new FlagError(`invalid argument "${value}" for "--kubelet-delay" flag: time: invalid duration ${JSON.stringify(value)}`);
+      }
+      if (!(flags.kubeletDelayMs >= 0)) throw new FlagError(`--kubelet-delay "${value}": must not be negative`);
+      return true;
+    case 'clock-speed': {
+      const speed = Number(value);
+      if (!(speed > 0) || !Number.isFinite(speed)) throw new FlagError(`--clock-speed "${value}": want a positive number`);
+      flags.clockSpeed = speed;
+      return true;
+    }
+    default:
+      return false;
+  }
 }

@@ -36,7 +36,8 @@ const webhookTransport = createSwWebhookTransport({
 });
 const runtime = createApiRuntime({
   dbName: DB_NAME,
-  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host, webhookTransport, localWebhookOrigins: [new URL(BASE_URL).origin] },
+  // controllers '*': the page's cluster lives (simulated nodes, scheduler, workload controllers).
+  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host, webhookTransport, localWebhookOrigins: [new URL(BASE_URL).origin], controllers: '*' },
   settings: () => startupOptions(settingsStore, (error) => console.warn(error)),
 });
 

@@ -2,6 +2,7 @@
 // (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go). Lists are sorted as kube's
 // rule builder sorts them; aggregated roles carry no rules here (the aggregation step fills them).
 import { aggregateAll } from './aggregation';
+import { componentClusterRoleBindings, componentClusterRoles } from './bootstrap-components';
 import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding, type PolicyRule } from './types';
 
 const READ = ['get', 'list', 'watch'];
@@ -61,6 +62,7 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     clusterRole('system:discovery', [urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'])]),
     clusterRole('system:public-info-viewer', [urls(['get'], PUBLIC_INFO)]),
     aggregating('view', AGG_VIEW, { [AGG_EDIT]: 'true' }),
+    ...componentClusterRoles(),
   ];
 }
 
@@ -114,6 +116,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     groupBinding('system:basic-user', 'system:basic-user', ['system:authenticated']),
     groupBinding('system:discovery', 'system:discovery', ['system:authenticated']),
     groupBinding('system:public-info-viewer', 'system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+    ...componentClusterRoleBindings(),
   ];
 }
 

@@ -1,0 +1,126 @@
+// The v1.23 bootstrap roles of the cluster components this server runs in process (decision
+// 0029): kube-controller-manager's own user (its shared informers list and watch everything),
+// the per-controller service accounts of the controllers that run here
+// (bootstrappolicy/controller_policy.go, bound to `kube-system/<name>` service accounts as with
+// --use-service-account-credentials), kube-scheduler, and the kubelet's `system:node` role,
+// which kube leaves unbound: the Node authorizer grants it (see nodeAuthorizerObjects).
+import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding, type PolicyRule, type Subject } from './types';
+
+const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({ verbs, apiGroups, resources });
+const READ = ['get', 'list', 'watch'];
+/** eventsRule(): every controller records events, in both event APIs. */
+const EVENTS = rule(['create', 'patch', 'update'], ['', 'events.k8s.io'], ['events']);
+
+function meta(name: string) {
+  return { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' }, annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' } };
+}
+
+const role = (name: string, rules: PolicyRule[]): ClusterRole => ({ apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: meta(name), rules });
+
+/** The controllers that run here, with their controller_policy.go rules. */
+const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
+  [
+    'deployment-controller',
+    [
+      rule(['get', 'list', 'watch', 'update'], ['extensions', 'apps'], ['deployments']),
+      rule(['update'], ['extensions', 'apps'], ['deployments/status']),
+      rule(['update'], ['extensions', 'apps'], ['deployments/finalizers']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['apps', 'extensions'], ['replicasets']),
+      rule(['get', 'list', 'watch', 'update'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+  [
+    'endpoint-controller',
+    [rule(READ, [''], ['services', 'pods']), rule(['get', 'list', 'create', 'update', 'delete'], [''], ['endpoints']), rule(['create'], [''], ['endpoints/restricted']), EVENTS],
+  ],
+  [
+    'endpointslice-controller',
+    [
+      rule(READ, [''], ['services', 'pods', 'nodes']),
+      rule(['update'], [''], ['services/finalizers']),
+      rule(['get', 'list', 'create', 'update', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
+      EVENTS,
+    ],
+  ],
+  [
+    'replicaset-controller',
+    [
+      rule(['get', 'list', 'watch', 'update'], ['apps', 'extensions'], ['replicasets']),
+      rule(['update'], ['apps', 'extensions'], ['replicasets/status']),
+      rule(['update'], ['apps', 'extensions'], ['replicasets/finalizers']),
+      rule(['list', 'watch', 'patch', 'create', 'delete'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+];
+
+/** What a kubelet may do to its own node and pods (the system:node role, narrowed to what the simulation writes). */
+export const NODE_ROLE = role('system:node', [
+  rule(['create', 'get', 'list', 'watch', 'update', 'patch'], [''], ['nodes']),
+  rule(['patch', 'update'], [''], ['nodes/status']),
+  rule(READ, [''], ['pods', 'services', 'endpoints']),
+  rule(['patch', 'update'], [''], ['pods/status']),
+  rule(['create'], [''], ['pods/eviction']),
+  rule(['get', 'create', 'update', 'patch', 'delete'], ['coordination.k8s.io'], ['leases']),
+  EVENTS,
+]);
+
+export function componentClusterRoles(): ClusterRole[] {
+  return [
+    role('system:kube-controller-manager', [
+      EVENTS,
+      rule(['create'], ['coordination.k8s.io'], ['leases']),
+      rule(['create'], [''], ['secrets', 'serviceaccounts']),
+      rule(['delete'], [''], ['secrets']),
+      rule(['get'], [''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts']),
+      rule(['update'], [''], ['secrets', 'serviceaccounts']),
+      rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
+      rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+      // Needed for all shared informers.
+      rule(['list', 'watch'], ['*'], ['*']),
+      rule(['create'], [''], ['serviceaccounts/token']),
+    ]),
+    role('system:kube-scheduler', [
+      EVENTS,
+      rule(['create'], ['coordination.k8s.io'], ['leases']),
+      rule(READ, [''], ['nodes']),
+      rule(['get', 'list', 'watch', 'delete'], [''], ['pods']),
+      rule(['create'], [''], ['bindings', 'pods/binding']),
+      rule(['patch', 'update'], [''], ['pods/status']),
+      rule(READ, [''], ['replicationcontrollers', 'services']),
+      rule(READ, ['apps', 'extensions'], ['replicasets']),
+      rule(READ, ['apps'], ['statefulsets']),
+      rule(READ, ['policy'], ['poddisruptionbudgets']),
+      rule(READ, [''], ['persistentvolumeclaims', 'persistentvolumes']),
+      rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
+      rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+      rule(READ, ['storage.k8s.io'], ['csinodes']),
+      rule(READ, [''], ['namespaces']),
+      rule(READ, ['storage.k8s.io'], ['csidrivers', 'csistoragecapacities']),
+    ]),
+    NODE_ROLE,
+    ...CONTROLLER_ROLES.map(([name, rules]) => role(`system:controller:${name}`, rules)),
+  ];
+}
+
+function binding(name: string, subject: Subject): ClusterRoleBinding {
+  return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRoleBinding', metadata: meta(name), roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name }, subjects: [subject] };
+}
+
+export function componentClusterRoleBindings(): ClusterRoleBinding[] {
+  return [
+    binding('system:kube-controller-manager', { apiGroup: RBAC_GROUP, kind: 'User', name: 'system:kube-controller-manager' }),
+    binding('system:kube-scheduler', { apiGroup: RBAC_GROUP, kind: 'User', name: 'system:kube-scheduler' }),
+    ...CONTROLLER_ROLES.map(([name]) => binding(`system:controller:${name}`, { kind: 'ServiceAccount', name, namespace: 'kube-system' })),
+  ];
+}
+
+/**
+ * kube's Node authorizer in small: a node's user (`system:node:<name>` in `system:nodes`) gets
+ * the system:node role. (kube also limits each node to its own objects; the simulated kubelets
+ * only touch theirs.)
+ */
+export function nodeAuthorizerObjects(): (ClusterRole | ClusterRoleBinding)[] {
+  return [NODE_ROLE, { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRoleBinding', metadata: meta('node-authorizer'), roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: 'system:node' }, subjects: [{ apiGroup: RBAC_GROUP, kind: 'Group', name: 'system:nodes' }] }];
+}

@@ -1,0 +1,116 @@
+// The simulated kubelets: a pod bound to a simulated node is admitted at once (Pending,
+// containers being created, hostIP and startTime), and after the configured delay of cluster
+// time its containers run and it is Ready, with an IP from the node's pod CIDR. Each write is
+// the node's own: `system:node:<name>` through pods/status, field manager `kubelet`.
+import type { Obj } from '../registry/objects';
+import { ApiCallError, type ApiClient } from './client';
+import { rfc3339Seconds } from './clock';
+import { nodeIdentity, type Controller, type ControllerContext } from './controller';
+import { keyOf, type Informer } from './informer';
+import { nodeNetwork, simulatedNodeName } from './nodes';
+import { kubeletPodStatus } from './pod-status';
+import { KeyQueue } from './queue';
+
+interface NodeState {
+  index: number;
+  client: ApiClient;
+  /** Pod uid → the host part of its IP in the node's /24. */
+  ips: Map<string, number>;
+}
+
+export class KubeletSimulator implements Controller {
+  readonly name = 'kubelet';
+  private ctx!: ControllerContext;
+  private pods!: Informer;
+  private queue!: KeyQueue;
+  private readonly nodes = new Map<string, NodeState>();
+  /** Pod uid → cluster time the kubelet admitted it (the delay counts from here). */
+  private readonly admittedAt = new Map<string, number>();
+
+  async start(ctx: ControllerContext): Promise<void> {
+    this.ctx = ctx;
+    for (let i = 0; i < ctx.cluster.nodes; i++) {
+      const name = simulatedNodeName(i);
+      this.nodes.set(name, { index: i, client: ctx.client(nodeIdentity(name)), ips: new Map() });
+    }
+    this.queue = ctx.queue(new KeyQueue('kubelet', ctx.clock, (key) => this.sync(key)));
+    this.pods = await ctx.informer('/api/v1/pods');
+    this.pods.addHandlers({
+      onAdd: (pod) => this.enqueue(pod),
+      onUpdate: (pod) => this.enqueue(pod),
+      onDelete: (pod) => this.forget(pod),
+    });
+  }
+
+  stop(): void {
+    this.queue?.stop();
+  }
+
+  private enqueue(pod: Obj): void {
+    if (this.nodes.has(String(pod.spec?.nodeName ?? ''))) this.queue.add(keyOf(pod));
+  }
+
+  private forget(pod: Obj): void {
+    const uid = String(pod.metadata?.uid);
+    this.admittedAt.delete(uid);
+    this.nodes.get(String(pod.spec?.nodeName ?? ''))?.ips.delete(uid);
+  }
+
+  private allocateIp(node: NodeState, uid: string): string {
+    let host = node.ips.get(uid);
+    if (host === undefined) {
+      const used = new Set(node.ips.values());
+      // .0 is the network, .1 the node's bridge; kind's ptp plugin hands out from .2.
+      for (host = 2; used.has(host) && host < 255; host++);
+      node.ips.set(uid, host);
+    }
+    return nodeNetwork(node.index).podCIDR.replace(/\.0\/24$/, `.${host}`);
+  }
+
+  private async sync(key: string): Promise<void> {
+    const pod = this.pods.get(key);
+    if (!pod || pod.metadata.deletionTimestamp) return;
+    const node = this.nodes.get(String(pod.spec?.nodeName ?? ''));
+    if (!node) return;
+    const phase = pod.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return;
+    const uid = String(pod.metadata.uid);
+    const now = this.ctx.clock.now();
+    const hostIP = nodeNetwork(node.index).internalIP;
+    const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`;
+    if (phase === 'Running' && pod.status?.podIP) {
+      // Already reported running (by this kubelet, or before a restart): keep its IP taken.
+      const host = Number(String(pod.status.podIP).split('.')[3]);
+      if (!node.ips.has(uid)) node.ips.set(uid, host);
+      return;
+    }
+    let admitted = this.admittedAt.get(uid);
+    if (admitted === undefined || !pod.status?.startTime) {
+      admitted = now;
+      this.admittedAt.set(uid, now);
+      await this.write(node, path, kubeletPodStatus({ pod, hostIP, now, startTime: rfc3339Seconds(now) }));
+      if (this.ctx.cluster.kubeletDelayMs > 0) {
+        this.queue.addAfter(key, this.ctx.cluster.kubeletDelayMs);
+        return;
+      }
+    }
+    const remaining = admitted + this.ctx.cluster.kubeletDelayMs - now;
+    if (remaining > 0) {
+      this.queue.addAfter(key, remaining);
+      return;
+    }
+    const current = this.pods.get(key) ?? pod;
+    const podIP = this.allocateIp(node, uid);
+    await this.write(node, path, kubeletPodStatus({ pod: current, hostIP, podIP, now, startTime: String(current.status?.startTime ?? rfc3339Seconds(admitted)) }));
+  }
+
+  private async write(node: NodeState, path: string, status: Obj): Promise<void> {
+    try {
+      await node.client.patch(path, { status }, 'merge');
+    } catch (err) {
+      // The pod went away meanwhile: nothing to report.
+      if (err instanceof ApiCallError && err.code === 404) return;
+      throw err;
+    }
+  }
+}

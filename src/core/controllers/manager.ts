@@ -1,0 +1,104 @@
+// The simulated cluster's components in start order, selected with kube-controller-manager's
+// --controllers syntax: nodes register before the scheduler places pods on them, workload
+// controllers create the pods. Names follow kube-controller-manager where it has the controller
+// (`deployment`, `replicaset`, `endpoint`, `endpointslice`); `nodes`, `kubelet` and `scheduler`
+// stand for the simulated nodes, their kubelets and kube-scheduler.
+import type { Handle } from './client';
+import { RealClock, VirtualClock, type Clock } from './clock';
+import { ControllerContext, DEFAULT_CLUSTER, type ClusterOptions, type Controller } from './controller';
+import { NodeSimulator } from './nodes';
+import { KubeletSimulator } from './kubelet';
+import { Scheduler } from './scheduler';
+import { ReplicaSetController } from './replicaset';
+import { DeploymentController } from './deployment';
+import { EndpointsController } from './endpoints';
+import { EndpointSliceController } from './endpointslice';
+import { parseControllers } from '../server/controllers-flag';
+
+const ALL: readonly (() => Controller)[] = [
+  () => new NodeSimulator(),
+  () => new KubeletSimulator(),
+  () => new Scheduler(),
+  () => new ReplicaSetController(),
+  () => new DeploymentController(),
+  () => new EndpointsController(),
+  () => new EndpointSliceController(),
+];
+
+export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);
+
+export interface ClusterControllerOptions {
+  /** --controllers text (`*`, `*,-scheduler`, `nodes,kubelet`); empty or absent: none. */
+  selection?: string;
+  clock?: Clock;
+  cluster?: Partial<ClusterOptions>;
+}
+
+export class ClusterControllers {
+  readonly clock: Clock;
+  readonly enabled: readonly string[];
+  private readonly ctx: ControllerContext;
+  private readonly running: Controller[] = [];
+  private stopped = false;
+
+  constructor(handle: Handle, opts: ClusterControllerOptions) {
+    this.clock = opts.clock ?? new RealClock();
+    // One --controllers value selects these and the API's in-process controllers alike; an
+    // unknown name is a StartupError worded as kube-controller-manager's flag error.
+    const selected = parseControllers(opts.selection ?? '');
+    this.enabled = CONTROLLER_NAMES.filter((n) => selected(n));
+    // Absent settings (undefined) keep their defaults.
+    const given = Object.fromEntries(Object.entries(opts.cluster ?? {}).filter(([, v]) => v !== undefined));
+    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given });
+  }
+
+  async start(): Promise<void> {
+    for (const make of ALL) {
+      if (this.stopped) return;
+      const c = make();
+      if (!this.enabled.includes(c.name)) continue;
+      this.running.push(c);
+      await c.start(this.ctx);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const c of this.running.splice(0).reverse()) c.stop();
+    this.ctx.stop();
+  }
+
+  /**
+   * Resolves once every controller has nothing queued, running or in flight, and nothing new
+   * happened for a few turns of the event loop (watch events arrive asynchronously). Timers
+   * waiting on the clock do not count: a test moves a virtual clock with `advance`.
+   */
+  async runUntilIdle(maxTurns = 100_000): Promise<void> {
+    let quietTurns = 0;
+    for (let turn = 0; turn < maxTurns; turn++) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      quietTurns = this.ctx.quiet ? quietTurns + 1 : 0;
+      if (quietTurns >= 3) return;
+    }
+    throw new Error('controllers did not become idle');
+  }
+
+  /**
+   * Virtual clock only: moves time forward by `ms`, timer by timer, letting the controllers
+   * finish what each step started before the next.
+   */
+  async advance(ms: number): Promise<void> {
+    const clock = this.clock;
+    if (!(clock instanceof VirtualClock)) throw new Error('advance needs a VirtualClock');
+    const target = clock.now() + ms;
+    await this.runUntilIdle();
+    for (;;) {
+      const next = clock.nextTimerAt();
+      if (next === undefined || next > target) break;
+      clock.advance(next - clock.now());
+      await this.runUntilIdle();
+    }
+    clock.advance(target - clock.now());
+    await this.runUntilIdle();
+  }
+}

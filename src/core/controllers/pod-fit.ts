@@ -1,0 +1,124 @@
+// The scheduler's filters (kube-scheduler v1.23 plugins NodeUnschedulable, NodeName,
+// TaintToleration, NodeAffinity, NodeResourcesFit), as pure functions of a pod and a node with
+// the pods already on it. Each refusal is worded as the plugin words it, because the
+// FailedScheduling message counts nodes per reason.
+import type { Obj } from '../registry/objects';
+import { parseQuantity } from '../registry/validation/quantity';
+import { labelSelectorFromObject, matchesLabels, requirementMatches } from '../registry/selectors/labels';
+
+/** A quantity in thousandths (cpu in millicores, memory in millibytes), as the scheduler compares them. */
+export function milli(q: unknown): number {
+  const parsed = parseQuantity(q);
+  if (!parsed) return 0;
+  return Number(parsed.unscaled) * 10 ** (parsed.scale + 3);
+}
+
+export interface Requests {
+  cpu: number;
+  memory: number;
+}
+
+/** computePodResourceRequest: the larger of the containers' sum and any one init container, plus overhead. */
+export function podRequests(pod: Obj): Requests {
+  const sum: Requests = { cpu: 0, memory: 0 };
+  for (const c of (pod.spec?.containers ?? []) as Obj[]) {
+    sum.cpu += milli(c.resources?.requests?.cpu);
+    sum.memory += milli(c.resources?.requests?.memory);
+  }
+  for (const c of (pod.spec?.initContainers ?? []) as Obj[]) {
+    sum.cpu = Math.max(sum.cpu, milli(c.resources?.requests?.cpu));
+    sum.memory = Math.max(sum.memory, milli(c.resources?.requests?.memory));
+  }
+  sum.cpu += milli(pod.spec?.overhead?.cpu);
+  sum.memory += milli(pod.spec?.overhead?.memory);
+  return sum;
+}
+
+function tolerates(tolerations: Obj[], taint: Obj): boolean {
+  return tolerations.some((t) => {
+    if (t.effect && t.effect !== taint.effect) return false;
+    if (t.key && t.key !== taint.key) return false;
+    if (!t.key && t.operator !== 'Exists') return false;
+    if (t.operator === 'Exists') return true;
+    return (t.value ?? '') === (taint.value ?? '');
+  });
+}
+
+function nodeSelectorTermMatches(term: Obj, node: Obj): boolean {
+  const exprs = (term.matchExpressions ?? []) as Obj[];
+  const fields = (term.matchFields ?? []) as Obj[];
+  if (!exprs.length && !fields.length) return false;
+  const labels = (node.metadata?.labels ?? {}) as Record<string, string>;
+  const op = (o: string) => ({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt' })[o] as 'in';
+  for (const e of exprs) if (!requirementMatches({ key: String(e.key), operator: op(String(e.operator)), values: (e.values ?? []) as string[] }, labels)) return false;
+  for (const f of fields) {
+    if (f.key !== 'metadata.name') return false;
+    if (!requirementMatches({ key: 'metadata.name', operator: op(String(f.operator)), values: (f.values ?? []) as string[] }, { 'metadata.name': String(node.metadata?.name) })) return false;
+  }
+  return true;
+}
+
+/** NodeAffinity's filter: spec.nodeSelector and requiredDuringSchedulingIgnoredDuringExecution. */
+export function matchesNodeAffinity(pod: Obj, node: Obj): boolean {
+  const selector = pod.spec?.nodeSelector as Record<string, string> | undefined;
+  if (selector && !matchesLabels(labelSelectorFromObject({ matchLabels: selector }), node.metadata?.labels ?? {})) return false;
+  const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (!required) return true;
+  return ((required.nodeSelectorTerms ?? []) as Obj[]).some((t) => nodeSelectorTermMatches(t, node));
+}
+
+function taintText(t: Obj): string {
+  return `{${t.key}: ${t.value ?? ''}}`;
+}
+
+/**
+ * Why the pod cannot go on this node, as the plugins word it (several resource shortages give
+ * several reasons), or an empty list when it fits.
+ */
+export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[]): string[] {
+  const tolerations = (pod.spec?.tolerations ?? []) as Obj[];
+  if (node.spec?.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) return ['node(s) were unschedulable'];
+  if (!matchesNodeAffinity(pod, node)) return ["node(s) didn't match Pod's node affinity/selector"];
+  const ready = ((node.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready');
+  const taints = [...((node.spec?.taints ?? []) as Obj[])];
+  if (ready?.status !== 'True') taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
+  const untolerated = taints.find((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t));
+  if (untolerated) return [`node(s) had taint ${taintText(untolerated)}, that the pod didn't tolerate`];
+  const reasons: string[] = [];
+  const allocatable = node.status?.allocatable ?? {};
+  if (podsOnNode.length + 1 > milli(allocatable.pods ?? '0') / 1000) reasons.push('Too many pods');
+  const want = podRequests(pod);
+  const used: Requests = { cpu: 0, memory: 0 };
+  for (const p of podsOnNode) {
+    const r = podRequests(p);
+    used.cpu += r.cpu;
+    used.memory += r.memory;
+  }
+  if (want.cpu > 0 && used.cpu + want.cpu > milli(allocatable.cpu)) reasons.push('Insufficient cpu');
+  if (want.memory > 0 && used.memory + want.memory > milli(allocatable.memory)) reasons.push('Insufficient memory');
+  return reasons;
+}
+
+/** LeastAllocated (cpu and memory, equal weights), 0-100: the emptier node scores higher. */
+export function leastAllocatedScore(pod: Obj, node: Obj, podsOnNode: readonly Obj[]): number {
+  const allocatable = node.status?.allocatable ?? {};
+  // Pods without requests count as 100m cpu and 200Mi memory when scoring (kube's non-zero defaults).
+  const request = (p: Obj): Requests => {
+    const r = podRequests(p);
+    return { cpu: r.cpu || 100, memory: r.memory || 200 * 1024 * 1024 * 1000 };
+  };
+  const used = podsOnNode.reduce((acc, p) => {
+    const r = request(p);
+    return { cpu: acc.cpu + r.cpu, memory: acc.memory + r.memory };
+  }, request(pod));
+  const score = (capacity: number, requested: number) => (capacity <= 0 || requested > capacity ? 0 : ((capacity - requested) * 100) / capacity);
+  return (score(milli(allocatable.cpu), used.cpu) + score(milli(allocatable.memory), used.memory)) / 2;
+}
+
+/** kube's FitError message: `0/3 nodes are available: 1 Insufficient cpu, 2 node(s) were unschedulable.` */
+export function fitErrorMessage(nodeCount: number, reasonsByNode: readonly string[][]): string {
+  const counts = new Map<string, number>();
+  for (const reasons of reasonsByNode) for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+  const parts = [...counts].map(([r, n]) => `${n} ${r}`).sort();
+  return `0/${nodeCount} nodes are available: ${parts.join(', ')}.`;
+}

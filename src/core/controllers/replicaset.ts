@@ -1,0 +1,208 @@
+// kube-controller-manager's replicaset controller (v1.23): keeps as many active pods as
+// spec.replicas, adopting matching orphans and releasing owned pods that no longer match, and
+// reports replicas, fullyLabeledReplicas, readyReplicas, availableReplicas and
+// observedGeneration. Writes as `system:serviceaccount:kube-system:replicaset-controller`.
+import type { Obj } from '../registry/objects';
+import { labelSelectorFromObject, matchesLabels } from '../registry/selectors/labels';
+import { ApiCallError, type ApiClient } from './client';
+import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
+import { EventRecorder } from './events';
+import { keyOf, type Informer } from './informer';
+import { controllerRefOf, deletionOrder, isActivePod, isPodAvailable, isPodReady, ownerRefTo, podFromTemplate } from './pods';
+import { KeyQueue } from './queue';
+
+/** kube's burstReplicas: at most this many creates or deletes per sync. */
+const BURST_REPLICAS = 500;
+
+export class ReplicaSetController implements Controller {
+  readonly name = 'replicaset';
+  private ctx!: ControllerContext;
+  private client!: ApiClient;
+  private events!: EventRecorder;
+  private replicaSets!: Informer;
+  private pods!: Informer;
+  private queue!: KeyQueue;
+  /** Creates and deletes made and not yet seen by the pod informer (kube's expectations), per ReplicaSet key. */
+  private readonly expectations = new Map<string, { adds: Set<string>; deletes: Set<string>; pendingAdds: number }>();
+
+  async start(ctx: ControllerContext): Promise<void> {
+    this.ctx = ctx;
+    this.client = ctx.client(controllerServiceAccount('replicaset-controller'));
+    this.events = new EventRecorder(this.client, ctx.clock, 'replicaset-controller');
+    this.queue = ctx.queue(new KeyQueue('replicaset-controller', ctx.clock, (key) => this.sync(key)));
+    this.replicaSets = await ctx.informer('/apis/apps/v1/replicasets');
+    this.pods = await ctx.informer('/api/v1/pods');
+    this.replicaSets.addHandlers({ onAdd: (rs) => this.queue.add(keyOf(rs)), onUpdate: (rs) => this.queue.add(keyOf(rs)), onDelete: (rs) => this.expectations.delete(keyOf(rs)) });
+    this.pods.addHandlers({
+      onAdd: (pod) => this.onPod(pod, 'add'),
+      onUpdate: (pod, old) => {
+        this.onPod(pod, 'update');
+        if (controllerRefOf(old)?.uid !== controllerRefOf(pod)?.uid) this.onPod(old, 'update');
+      },
+      onDelete: (pod) => this.onPod(pod, 'delete'),
+    });
+  }
+
+  stop(): void {
+    this.queue?.stop();
+  }
+
+  private onPod(pod: Obj, what: 'add' | 'update' | 'delete'): void {
+    const ref = controllerRefOf(pod);
+    const ns = String(pod.metadata?.namespace);
+    if (ref) {
+      if (ref.kind !== 'ReplicaSet') return;
+      const key = `${ns}/${ref.name}`;
+      const exp = this.expectations.get(key);
+      if (exp && what === 'add' && exp.pendingAdds > 0) exp.pendingAdds--;
+      if (exp && what === 'delete') exp.deletes.delete(String(pod.metadata.uid));
+      this.queue.add(key);
+      return;
+    }
+    // An orphan: any ReplicaSet whose selector matches may adopt it.
+    if (what === 'delete') return;
+    for (const rs of this.replicaSets.list()) {
+      if (rs.metadata.namespace === ns && selects(rs, pod)) this.queue.add(keyOf(rs));
+    }
+  }
+
+  private satisfied(key: string): boolean {
+    const exp = this.expectations.get(key);
+    return !exp || (exp.pendingAdds <= 0 && exp.deletes.size === 0);
+  }
+
+  private async sync(key: string): Promise<void> {
+    const rs = this.replicaSets.get(key);
+    if (!rs) return;
+    const ns = String(rs.metadata.namespace);
+    const pods = await this.claimPods(rs);
+    const active = pods.filter(isActivePod);
+    if (this.satisfied(key) && !rs.metadata.deletionTimestamp) await this.manageReplicas(rs, key, active);
+    await this.updateStatus(rs, pods.filter(isActivePod), ns);
+  }
+
+  /** Pods this ReplicaSet controls, after adopting matching orphans and releasing owned pods that no longer match. */
+  private async claimPods(rs: Obj): Promise<Obj[]> {
+    const uid = String(rs.metadata.uid);
+    const out: Obj[] = [];
+    for (const pod of this.pods.list()) {
+      if (pod.metadata.namespace !== rs.metadata.namespace) continue;
+      const ref = controllerRefOf(pod);
+      const matches = selects(rs, pod);
+      if (ref?.uid === uid) {
+        if (matches || rs.metadata.deletionTimestamp) out.push(pod);
+        else await this.release(rs, pod);
+      } else if (!ref && matches && !pod.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp && isActivePod(pod)) {
+        if (await this.adopt(rs, pod)) out.push(pod);
+      }
+    }
+    return out;
+  }
+
+  private async adopt(rs: Obj, pod: Obj): Promise<boolean> {
+    const owner = ownerRefTo(rs, 'apps/v1', 'ReplicaSet');
+    try {
+      await this.client.patch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`, { metadata: { ownerReferences: [owner], uid: pod.metadata.uid } });
+      return true;
+    } catch (err) {
+      if (err instanceof ApiCallError && (err.code === 404 || err.code === 409 || err.code === 422)) return false;
+      throw err;
+    }
+  }
+
+  private async release(rs: Obj, pod: Obj): Promise<void> {
+    const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid: rs.metadata.uid }], uid: pod.metadata.uid } };
+    try {
+      await this.client.patch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`, patch);
+    } catch (err) {
+      if (!(err instanceof ApiCallError && (err.code === 404 || err.code === 409 || err.code === 422))) throw err;
+    }
+  }
+
+  private async manageReplicas(rs: Obj, key: string, active: Obj[]): Promise<void> {
+    const want = Number(rs.spec?.replicas ?? 1);
+    const diff = active.length - want;
+    const ns = String(rs.metadata.namespace);
+    if (diff < 0) {
+      const count = Math.min(-diff, BURST_REPLICAS);
+      const exp = { adds: new Set<string>(), deletes: new Set<string>(), pendingAdds: count };
+      this.expectations.set(key, exp);
+      const owner = ownerRefTo(rs, 'apps/v1', 'ReplicaSet');
+      // Slow start, as kube's: batches of 1, 2, 4, ... so a failing create does not repeat hundreds of times.
+      let remaining = count;
+      for (let batch = 1; remaining > 0; batch *= 2) {
+        const size = Math.min(batch, remaining);
+        const results = await Promise.allSettled(Array.from({ length: size }, () => this.client.create(`/api/v1/namespaces/${ns}/pods`, podFromTemplate(rs.spec.template, String(rs.metadata.name), ns, owner))));
+        remaining -= size;
+        let failed = 0;
+        for (const r of results) {
+          if (r.status === 'fulfilled') await this.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.metadata.name}`);
+          else {
+            failed++;
+            exp.pendingAdds--;
+            await this.events.record(rs, 'Warning', 'FailedCreate', `Error creating: ${r.reason instanceof Error ? r.reason.message.replace(/^POST \S+: \d+ /, '') : String(r.reason)}`);
+          }
+        }
+        if (failed) {
+          // The creates not attempted are not expected either.
+          exp.pendingAdds -= remaining;
+          throw new Error(`failed to create ${failed} pods`);
+        }
+      }
+    } else if (diff > 0) {
+      const victims = [...active].sort(deletionOrder).slice(0, Math.min(diff, BURST_REPLICAS));
+      const exp = { adds: new Set<string>(), deletes: new Set(victims.map((p) => String(p.metadata.uid))), pendingAdds: 0 };
+      this.expectations.set(key, exp);
+      await Promise.all(
+        victims.map(async (pod) => {
+          try {
+            await this.client.delete(`/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`);
+            await this.events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+          } catch (err) {
+            exp.deletes.delete(String(pod.metadata.uid));
+            if (!(err instanceof ApiCallError && err.code === 404)) throw err;
+          }
+        }),
+      );
+    }
+  }
+
+  private async updateStatus(rs: Obj, active: Obj[], ns: string): Promise<void> {
+    const now = this.ctx.clock.now();
+    const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
+    const templateLabels = (rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
+    const fullyLabeled = active.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata?.labels?.[k] === v)).length;
+    const ready = active.filter(isPodReady);
+    const available = active.filter((p) => isPodAvailable(p, minReadySeconds, now)).length;
+    const status: Obj = { replicas: active.length };
+    if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
+    if (ready.length) status.readyReplicas = ready.length;
+    if (available) status.availableReplicas = available;
+    status.observedGeneration = rs.metadata.generation;
+    if (rs.status?.conditions) status.conditions = rs.status.conditions;
+    // Ready pods not yet available become available once minReadySeconds pass: look again then.
+    if (minReadySeconds > 0 && ready.length > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
+    if (sameStatus(rs.status ?? {}, status)) return;
+    try {
+      await this.client.update(`/apis/apps/v1/namespaces/${ns}/replicasets/${rs.metadata.name}/status`, { ...rs, apiVersion: 'apps/v1', kind: 'ReplicaSet', status });
+    } catch (err) {
+      if (err instanceof ApiCallError && err.code === 404) return;
+      throw err;
+    }
+  }
+}
+
+function sameStatus(a: Obj, b: Obj): boolean {
+  const keys = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'];
+  return keys.every((k) => (a[k] ?? 0) === (b[k] ?? 0));
+}
+
+function selects(rs: Obj, pod: Obj): boolean {
+  try {
+    const sel = labelSelectorFromObject(rs.spec?.selector);
+    if (!rs.spec?.selector || (!rs.spec.selector.matchLabels && !rs.spec.selector.matchExpressions)) return false;
+    return matchesLabels(sel, pod.metadata?.labels ?? {});
+  } catch {
+    return false;
+  }
+}

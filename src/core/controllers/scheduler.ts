@@ -1,0 +1,137 @@
+// kube-scheduler (default-scheduler): each pending pod with no node is filtered against every
+// node, the fitting node with the most room (LeastAllocated) is chosen, and the pod is bound
+// through pods/binding as `system:kube-scheduler`. When nothing fits, the pod gets
+// PodScheduled=False (reason Unschedulable) and a FailedScheduling event, and is tried again
+// when a node or a pod changes.
+import type { Obj } from '../registry/objects';
+import { ApiCallError, type ApiClient } from './client';
+import { rfc3339Seconds } from './clock';
+import { SCHEDULER, type Controller, type ControllerContext } from './controller';
+import { EventRecorder } from './events';
+import { keyOf, type Informer } from './informer';
+import { fitErrorMessage, leastAllocatedScore, unfitReasons } from './pod-fit';
+import { KeyQueue } from './queue';
+
+function isTerminal(pod: Obj): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+function wantsScheduling(pod: Obj): boolean {
+  const scheduler = pod.spec?.schedulerName ?? 'default-scheduler';
+  return !pod.spec?.nodeName && scheduler === 'default-scheduler' && !pod.metadata?.deletionTimestamp && !isTerminal(pod);
+}
+
+export class Scheduler implements Controller {
+  readonly name = 'scheduler';
+  private ctx!: ControllerContext;
+  private client!: ApiClient;
+  private events!: EventRecorder;
+  private pods!: Informer;
+  private nodes!: Informer;
+  private queue!: KeyQueue;
+  /** Pods bound here whose binding the informer has not shown yet (kube's assumed pods). */
+  private readonly assumed = new Map<string, { node: string; pod: Obj }>();
+  private readonly unschedulable = new Set<string>();
+
+  async start(ctx: ControllerContext): Promise<void> {
+    this.ctx = ctx;
+    this.client = ctx.client(SCHEDULER);
+    this.events = new EventRecorder(this.client, ctx.clock, 'default-scheduler');
+    this.queue = ctx.queue(new KeyQueue('scheduler', ctx.clock, (key) => this.schedule(key)));
+    this.nodes = await ctx.informer('/api/v1/nodes');
+    this.pods = await ctx.informer('/api/v1/pods');
+    this.pods.addHandlers({
+      onAdd: (pod) => this.onPod(pod),
+      onUpdate: (pod) => this.onPod(pod),
+      onDelete: (pod) => {
+        this.assumed.delete(keyOf(pod));
+        this.unschedulable.delete(keyOf(pod));
+        // Room was freed: pods that did not fit may now.
+        if (pod.spec?.nodeName) this.retryUnschedulable();
+      },
+    });
+    this.nodes.addHandlers({ onAdd: () => this.retryUnschedulable(), onUpdate: () => this.retryUnschedulable() });
+  }
+
+  stop(): void {
+    this.queue?.stop();
+  }
+
+  private onPod(pod: Obj): void {
+    const key = keyOf(pod);
+    if (pod.spec?.nodeName) this.assumed.delete(key);
+    if (wantsScheduling(pod) && !this.unschedulable.has(key)) this.queue.add(key);
+  }
+
+  private retryUnschedulable(): void {
+    for (const key of this.unschedulable) this.queue.add(key);
+    this.unschedulable.clear();
+  }
+
+  /** Pods that take room on each node: bound ones (not finished) and the ones bound but not yet seen. */
+  private podsByNode(): Map<string, Obj[]> {
+    const out = new Map<string, Obj[]>();
+    const add = (node: string, pod: Obj) => {
+      const list = out.get(node);
+      if (list) list.push(pod);
+      else out.set(node, [pod]);
+    };
+    for (const pod of this.pods.list()) if (pod.spec?.nodeName && !isTerminal(pod)) add(String(pod.spec.nodeName), pod);
+    for (const { node, pod } of this.assumed.values()) add(node, pod);
+    return out;
+  }
+
+  private async schedule(key: string): Promise<void> {
+    const pod = this.pods.get(key);
+    if (!pod || !wantsScheduling(pod) || this.assumed.has(key)) return;
+    const nodes = this.nodes.list().sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
+    const byNode = this.podsByNode();
+    const reasons: string[][] = [];
+    let best: { node: Obj; score: number; count: number } | undefined;
+    for (const node of nodes) {
+      const onNode = byNode.get(String(node.metadata.name)) ?? [];
+      const why = unfitReasons(pod, node, onNode);
+      if (why.length) {
+        reasons.push(why);
+        continue;
+      }
+      const score = leastAllocatedScore(pod, node, onNode);
+      // Equal scores go to the node with fewer pods, so identical replicas spread out.
+      if (!best || score > best.score || (score === best.score && onNode.length < best.count)) best = { node, score, count: onNode.length };
+    }
+    if (!best) return this.markUnschedulable(pod, key, nodes.length ? fitErrorMessage(nodes.length, reasons) : 'no nodes available to schedule pods');
+    const nodeName = String(best.node.metadata.name);
+    this.assumed.set(key, { node: nodeName, pod });
+    const ns = String(pod.metadata.namespace);
+    try {
+      await this.client.create(`/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/binding`, {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name: pod.metadata.name, namespace: ns, uid: pod.metadata.uid },
+        target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+      });
+    } catch (err) {
+      this.assumed.delete(key);
+      // Gone, or bound by someone else meanwhile: nothing left to do for this pod.
+      if (err instanceof ApiCallError && (err.code === 404 || err.code === 409)) return;
+      throw err;
+    }
+    await this.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${pod.metadata.name} to ${nodeName}`);
+  }
+
+  private async markUnschedulable(pod: Obj, key: string, message: string): Promise<void> {
+    this.unschedulable.add(key);
+    const conditions = ((pod.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'PodScheduled');
+    const old = ((pod.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'PodScheduled');
+    if (old?.status === 'False' && old.reason === 'Unschedulable' && old.message === message) return;
+    const at = rfc3339Seconds(this.ctx.clock.now());
+    conditions.push({ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : at, reason: 'Unschedulable', message });
+    try {
+      await this.client.patch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`, { status: { conditions } }, 'merge');
+    } catch (err) {
+      if (err instanceof ApiCallError && err.code === 404) return;
+      throw err;
+    }
+    await this.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Warning', 'FailedScheduling', message);
+  }
+}
