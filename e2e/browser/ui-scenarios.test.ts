@@ -101,7 +101,15 @@ describe('scenario links', () => {
       // The fragment is left for the home view, without a history entry to come back to it.
       await expect.poll(() => other.evaluate(() => location.hash)).toBe('#/');
       const restored = await Promise.all(paths.map((p) => readObject(other, p)));
-      expect(restored.slice(0, 3)).toEqual(originals.slice(0, 3));
+      expect(restored.slice(0, 2)).toEqual(originals.slice(0, 2));
+      // The Deployment as the learner wrote it; its status (and the controller's entry for it)
+      // goes on changing in a living cluster, whose deployment controller resumes after the import.
+      const asWritten = (o: { object?: Record<string, unknown> }) => {
+        const { status: _status, metadata, ...rest } = o.object as { status?: unknown; metadata: { managedFields: Array<{ subresource?: string }> } & Record<string, unknown> };
+        const { resourceVersion: _rv, generation: _g, annotations: _a, ...meta } = metadata;
+        return { ...rest, metadata: { ...meta, managedFields: metadata.managedFields.filter((e) => e.subresource !== 'status') } };
+      };
+      expect(asWritten(restored[2]!)).toEqual(asWritten(originals[2]!));
       // The ServiceAccount comes back with its uid; its token Secret stayed out of the link (a
       // credential of the other cluster), so the new cluster's token controller adds one of its
       // own to it, as kube's does for an account whose token is missing.

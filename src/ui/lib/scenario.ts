@@ -40,7 +40,18 @@ export function isSystemObject(o: ScenarioObject): boolean {
   const namespace = o.metadata?.namespace;
   const labels = o.metadata?.labels ?? {};
   const annotations = o.metadata?.annotations ?? {};
+  // What the cluster's controllers keep up by themselves: they make it again after an import.
+  const owners = (o.metadata as { ownerReferences?: Array<{ controller?: boolean }> } | undefined)?.ownerReferences ?? [];
+  if (owners.some((r) => r?.controller === true)) return true;
   switch (`${group}/${o.kind ?? ''}`) {
+    case '/Node':
+    case '/Event':
+    case 'events.k8s.io/Event':
+      // The simulated nodes register themselves; events are a record of what happened, not intent.
+      return true;
+    case 'coordination.k8s.io/Lease':
+      // Node heartbeats and the controller manager's leader lease.
+      return namespace === 'kube-node-lease' || namespace === 'kube-system';
     case '/Namespace':
       return INITIAL_NAMESPACES.has(name);
     case '/ConfigMap':
@@ -54,13 +65,13 @@ export function isSystemObject(o: ScenarioObject): boolean {
     case 'discovery.k8s.io/EndpointSlice':
       return namespace === 'default' && name === 'kubernetes';
     case 'apiregistration.k8s.io/APIService':
-      return 'kube-aggregator.kubernetes.io/automanaged' in labels;
+      return Object.hasOwn(labels, 'kube-aggregator.kubernetes.io/automanaged');
     case 'scheduling.k8s.io/PriorityClass':
       // Only the system ones may carry this prefix: the API refuses it for anyone else.
       return name.startsWith('system-');
     case 'flowcontrol.apiserver.k8s.io/FlowSchema':
     case 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration':
-      return 'apf.kubernetes.io/autoupdate-spec' in annotations;
+      return Object.hasOwn(annotations, 'apf.kubernetes.io/autoupdate-spec');
     case 'rbac.authorization.k8s.io/ClusterRole':
     case 'rbac.authorization.k8s.io/ClusterRoleBinding':
     case 'rbac.authorization.k8s.io/Role':
