@@ -4,10 +4,10 @@
 // validate, explain and compute client-side apply patches (x-kubernetes-patch-strategy) from it.
 import type { ResourceInfo, SubresourceInfo } from '../registry/types';
 import { definitions as builtinDefinitions } from '../schema';
-import { customComponentName, customListSchema } from '../schema/custom-schema';
+import { customListSchema } from '../schema/custom-schema';
 import { customKindSchemaV2 } from '../schema/custom-schema-v2';
 import { buildPaths, type SchemaRefs } from '../schema/openapi-operations';
-import { customSchemaKey, definitionOf, type CustomSchemas } from './openapi';
+import { customSchemaKey, kindName, listName, subresourceName, type CustomSchemas } from './openapi';
 import { toV2Paths } from './openapi-v2-paths';
 import { serverVersion } from './version';
 
@@ -39,21 +39,6 @@ export function buildSwagger(resources: readonly ResourceInfo[], customSchemas: 
   const defs: Record<string, unknown> = {};
   const roots: string[] = [`${META}Status`, `${META}DeleteOptions`, `${META}Patch`, `${META}ListMeta`, `${META}ObjectMeta`];
 
-  const kindName = (r: ResourceInfo): string => {
-    if (r.custom) return customComponentName(r.group, r.version, r.kind);
-    return r.definition ?? definitionOf(r.group, r.version, r.kind) ?? '';
-  };
-  const listName = (r: ResourceInfo): string | undefined => {
-    if (r.custom) return customComponentName(r.group, r.version, r.listKind);
-    const name = kindName(r).replace(/[^.]+$/, r.listKind);
-    return builtinDefinitions[name] ? name : undefined;
-  };
-  const subresourceName = (r: ResourceInfo, s: SubresourceInfo): string | undefined => {
-    const group = s.group ?? r.group;
-    const version = s.version ?? r.version;
-    if (group === r.group && version === r.version && s.kind === r.kind) return kindName(r);
-    return definitionOf(group, version, s.kind);
-  };
   const refs: SchemaRefs = {
     kind: (r, s) => {
       const name = s ? subresourceName(r, s) : kindName(r);

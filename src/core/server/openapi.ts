@@ -89,25 +89,31 @@ function collectRefs(node: unknown, into: string[]): void {
 
 const ref = (name: string): Json => ({ $ref: `${V3_PREFIX}${name}` });
 
+/** The schema name of a resource's kind (a built-in definition, or a CRD's component). */
+export function kindName(r: ResourceInfo): string {
+  if (r.custom) return customComponentName(r.group, r.version, r.kind);
+  return r.definition ?? definitionOf(r.group, r.version, r.kind) ?? '';
+}
+
+/** The schema name of a resource's list kind, when there is one. */
+export function listName(r: ResourceInfo): string | undefined {
+  if (r.custom) return customComponentName(r.group, r.version, r.listKind);
+  const name = kindName(r).replace(/[^.]+$/, r.listKind);
+  return builtinDefinitions[name] ? name : undefined;
+}
+
+/** The schema name of what a subresource takes and answers (the parent's kind, Scale, ...). */
+export function subresourceName(r: ResourceInfo, s: SubresourceInfo): string | undefined {
+  const group = s.group ?? r.group;
+  const version = s.version ?? r.version;
+  if (group === r.group && version === r.version && s.kind === r.kind) return kindName(r);
+  return definitionOf(group, version, s.kind);
+}
+
 function buildDocument(resources: readonly ResourceInfo[], customSchemas: CustomSchemas): string {
   const components: Record<string, Json> = {};
   const roots: string[] = [`${META}Status`, `${META}DeleteOptions`, `${META}Patch`, `${META}ListMeta`];
 
-  const kindName = (r: ResourceInfo): string => {
-    if (r.custom) return customComponentName(r.group, r.version, r.kind);
-    return r.definition ?? definitionOf(r.group, r.version, r.kind) ?? '';
-  };
-  const listName = (r: ResourceInfo): string | undefined => {
-    if (r.custom) return customComponentName(r.group, r.version, r.listKind);
-    const name = kindName(r).replace(/[^.]+$/, r.listKind);
-    return builtinDefinitions[name] ? name : undefined;
-  };
-  const subresourceName = (r: ResourceInfo, s: SubresourceInfo): string | undefined => {
-    const group = s.group ?? r.group;
-    const version = s.version ?? r.version;
-    if (group === r.group && version === r.version && s.kind === r.kind) return kindName(r);
-    return definitionOf(group, version, s.kind);
-  };
 
   for (const r of resources) {
     if (r.custom) {
