@@ -1,5 +1,5 @@
 // The MVCC store on etcd v3 (`--etcd-servers`), shaped as kube-apiserver's storage/etcd3 plus its
-// watch cache, so several hosts on one etcd serve one consistent API (decision 0025b):
+// watch cache, so several hosts on one etcd serve one consistent API (decision 0030):
 // - etcd is the only source of revisions: a resourceVersion is the key's mod_revision.
 // - A write is a compare-and-swap transaction on the key's mod_revision (GuaranteedUpdate): the
 //   callback runs on the state this host last saw, and again on the fresh state etcd returns
