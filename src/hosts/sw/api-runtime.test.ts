@@ -102,3 +102,21 @@ describe('api runtime', () => {
     await rt.close();
   });
 });
+
+describe('api runtime reset', () => {
+  it('a request that arrives during a reset is served by the new, empty cluster', async () => {
+    const indexedDB = new IDBFactory();
+    const rt = createApiRuntime({ dbName: 'reset-race', indexedDB, api: {} });
+    expect((await (await rt.server()).handle(create('old'))).status).toBe(201);
+    const resetting = rt.reset();
+    // The page's revision poll or a view's watch, arriving while the old server closes.
+    const during = rt.server().then((s) => s.handle(create('during')));
+    await resetting;
+    expect((await during).status).toBe(201);
+    const server = await rt.server();
+    expect((await server.handle(get('old'))).status).toBe(404);
+    expect((await server.handle(get('during'))).status).toBe(200);
+    expect((await server.handle(create('after'))).status).toBe(201);
+    await rt.close();
+  });
+});

@@ -184,13 +184,19 @@ export function createApiRuntime(opts: RuntimeOptions): ApiRuntime {
       });
     },
     async reset() {
-      await close();
-      memory = undefined;
-      await timeline.clear();
-      // Also after continuing in memory: the database is dropped (freeing its quota) and the next
-      // start tries it again. Where IndexedDB is denied, the delete fails and memory it stays.
-      if (!opts.forceMemory) await deleteDatabase(opts.indexedDB ?? globalThis.indexedDB, opts.dbName).catch(() => undefined);
-      storageError = '';
+      // Requests that arrive meanwhile (the page's revision poll, a view's watch) wait for the new
+      // server: one opened before the delete would hold the old database open, and lose it.
+      await replace(async (old) => {
+        old?.beginShutdown();
+        await old?.close();
+        memory = undefined;
+        await timeline.clear();
+        // Also after continuing in memory: the database is dropped (freeing its quota) and the
+        // next start tries it again. Where IndexedDB is denied, the delete fails and memory it stays.
+        if (!opts.forceMemory) await deleteDatabase(opts.indexedDB ?? globalThis.indexedDB, opts.dbName).catch(() => undefined);
+        storageError = '';
+        return open();
+      });
     },
     close,
   };
