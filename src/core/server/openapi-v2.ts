@@ -6,8 +6,8 @@ import type { ResourceInfo, SubresourceInfo } from '../registry/types';
 import { definitions as builtinDefinitions } from '../schema';
 import { customListSchema } from '../schema/custom-schema';
 import { customKindSchemaV2 } from '../schema/custom-schema-v2';
-import { buildPaths, type SchemaRefs } from '../schema/openapi-operations';
-import { customSchemaKey, kindName, listName, subresourceName, type CustomSchemas } from './openapi';
+import { buildPaths } from '../schema/openapi-operations';
+import { customSchemaKey, kindName, listName, schemaRefs, subresourceName, type CustomSchemas } from './openapi';
 import { toV2Paths } from './openapi-v2-paths';
 import { serverVersion } from './version';
 
@@ -39,17 +39,7 @@ export function buildSwagger(resources: readonly ResourceInfo[], customSchemas: 
   const defs: Record<string, unknown> = {};
   const roots: string[] = [`${META}Status`, `${META}DeleteOptions`, `${META}Patch`, `${META}ListMeta`, `${META}ObjectMeta`];
 
-  const refs: SchemaRefs = {
-    kind: (r, s) => {
-      const name = s ? subresourceName(r, s) : kindName(r);
-      return name ? ref(name) : { type: 'object' };
-    },
-    list: (r) => {
-      const name = listName(r);
-      return name ? ref(name) : { type: 'object' };
-    },
-    meta: (name) => ref(`${META}${name}`),
-  };
+  const refs = schemaRefs(ref);
 
   const paths: Record<string, Json> = {};
   for (const r of resources) {

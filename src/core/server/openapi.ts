@@ -110,6 +110,21 @@ export function subresourceName(r: ResourceInfo, s: SubresourceInfo): string | u
   return definitionOf(group, version, s.kind);
 }
 
+/** How operations point at schemas (`ref` makes a v2 or a v3 reference from a schema name). */
+export function schemaRefs(ref: (name: string) => Json): SchemaRefs {
+  return {
+    kind: (r, s) => {
+      const name = s ? subresourceName(r, s) : kindName(r);
+      return name ? ref(name) : { type: 'object' };
+    },
+    list: (r) => {
+      const name = listName(r);
+      return name ? ref(name) : { type: 'object' };
+    },
+    meta: (name) => ref(`${META}${name}`),
+  };
+}
+
 function buildDocument(resources: readonly ResourceInfo[], customSchemas: CustomSchemas): string {
   const components: Record<string, Json> = {};
   const roots: string[] = [`${META}Status`, `${META}DeleteOptions`, `${META}Patch`, `${META}ListMeta`];
@@ -132,17 +147,7 @@ function buildDocument(resources: readonly ResourceInfo[], customSchemas: Custom
     }
   }
 
-  const refs: SchemaRefs = {
-    kind: (r, s) => {
-      const name = s ? subresourceName(r, s) : kindName(r);
-      return name ? ref(name) : { type: 'object' };
-    },
-    list: (r) => {
-      const name = listName(r);
-      return name ? ref(name) : { type: 'object' };
-    },
-    meta: (name) => ref(`${META}${name}`),
-  };
+  const refs = schemaRefs(ref);
   const paths = buildPaths(resources, refs);
 
   // Closure over $ref, starting from the roots and from everything custom schemas point at.
