@@ -21,6 +21,9 @@ export default defineConfig(() => ({
   base: process.env.KP_BASE ?? '/',
   define: {
     __KP_BUILD_ID__: JSON.stringify(process.env.KP_BUILD_ID ?? `${Date.now().toString(36)}`),
+    // The benchmarks' floors (`__playground/bench/...`) are built into the worker only for
+    // bench runs (KP_BENCH=1); the production worker carries none of that code.
+    __KP_BENCH__: JSON.stringify(process.env.KP_BENCH === '1'),
   },
   oxc: { jsx: { runtime: 'automatic' as const, importSource: 'react' } },
   build: {

@@ -47,7 +47,7 @@ function getPlain(agent: HttpAgent, url: string, token: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const site = await buildAndServe('/', { isolated: true });
+  const site = await buildAndServe('/', { isolated: true, bench: true });
   const bridge = await startBridgeProcess(new URL(site.url).origin);
   const browser = await launchBrowser();
   const context = await browser.newContext();

@@ -10,7 +10,7 @@ import { quantile } from '../http-client';
 async function main(): Promise<void> {
   const total = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 8000);
   const fresh = process.argv.includes('--fresh-keys');
-  const site = await buildAndServe('/', { isolated: true });
+  const site = await buildAndServe('/', { isolated: true, bench: true });
   const browser = await launchBrowser();
   const { page } = await openApp(await browser.newContext(), site.url);
   const run = (kind: string, n: number, prefix: string) =>

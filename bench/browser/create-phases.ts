@@ -52,7 +52,7 @@ interface PageTimes {
 }
 
 async function main(): Promise<void> {
-  const site = await buildAndServe('/', { isolated: true });
+  const site = await buildAndServe('/', { isolated: true, bench: true });
   const browser = await launchBrowser();
   const context = await browser.newContext();
   const app = await openApp(context, site.url);

@@ -4,7 +4,7 @@ import { measureInFlight } from './in-flight';
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 3);
-  const site = await buildAndServe('/', { isolated: true });
+  const site = await buildAndServe('/', { isolated: true, bench: true });
   const browser = await launchBrowser();
   const { page } = await openApp(await browser.newContext(), site.url);
   for (let i = 0; i < runs; i++) {

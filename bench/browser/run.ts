@@ -52,7 +52,7 @@ async function main() {
   console.log(formatCorePause(corePause));
   // Cross-origin isolated: page and worker get 5 µs performance.now() instead of 100 µs, which
   // at ~2 ms per request was a 5% step in every p50 and ratio.
-  const site = await buildAndServe('/', { isolated: true });
+  const site = await buildAndServe('/', { isolated: true, bench: true });
   const browser = await launchBrowser();
   const context = await browser.newContext();
   const { page } = await openApp(context, site.url);

@@ -76,7 +76,7 @@ async function writeUiResults(rows: UiRow[]): Promise<void> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const site = await buildAndServe('/');
+  const site = await buildAndServe('/', { bench: true });
   try {
     await runUiBenchmarks(site);
   } finally {

@@ -28,9 +28,17 @@ export interface Site {
 }
 
 /** Builds the site for `base` and serves it (`isolated`: cross-origin isolated, see serve-static.mjs). */
-export async function buildAndServe(base = '/', opts: { isolated?: boolean } = {}): Promise<Site> {
+/** `bench`: a worker with the benchmarks' floor endpoints (`__playground/bench/...`) built in. */
+export async function buildAndServe(base = '/', opts: { isolated?: boolean; bench?: boolean } = {}): Promise<Site> {
   const dir = await mkdtemp(join(tmpdir(), 'kube-playground-site-'));
-  await build({ root: REPO_ROOT, configFile: join(REPO_ROOT, 'vite.config.ts'), base, logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
+  const before = process.env.KP_BENCH;
+  process.env.KP_BENCH = opts.bench ? '1' : '';
+  try {
+    await build({ root: REPO_ROOT, configFile: join(REPO_ROOT, 'vite.config.ts'), base, logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
+  } finally {
+    if (before === undefined) delete process.env.KP_BENCH;
+    else process.env.KP_BENCH = before;
+  }
   const server = (await startStaticServer({ dir, base, isolated: opts.isolated })) as { url: string; close(): Promise<void> };
   return {
     url: server.url,

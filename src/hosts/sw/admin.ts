@@ -15,6 +15,10 @@ import { isStream } from '../../core/types';
 import { bodyText } from '../../core/codec/json';
 import { applySettings, currentSettings } from './settings-apply';
 
+/** True in bench builds only (vite.config.ts); absent when the worker's code runs under vitest. */
+declare const __KP_BENCH__: boolean | undefined;
+const BENCH_BUILD = typeof __KP_BENCH__ === 'boolean' && __KP_BENCH__;
+
 /** At most this many audit events per `GET audit` (the ring keeps more). */
 const AUDIT_PAGE_MAX = 500;
 
@@ -22,7 +26,7 @@ const json = (value: unknown, status = 200): Response =>
   new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
 
 export async function handleAdmin(action: string, request: Request, runtime: ApiRuntime, build: string, settings?: SettingsStore): Promise<Response> {
-  if (action.startsWith('bench/')) {
+  if (BENCH_BUILD && action.startsWith('bench/')) {
     const floor = await benchFloor(action, new URL(request.url).searchParams, request);
     if (floor) return floor;
   }
