@@ -3,7 +3,7 @@
 // the request's options — and the two sinks admission fills: response warnings and audit
 // annotations. Handlers build one per write; internal writes (controllers, the namespace
 // finalizer) pass none, and admission that needs a caller then does not run.
-import type { UserInfo } from '../auth/rbac/types';
+import type { UserInfo } from '../server/user-info';
 import type { Obj } from '../registry/objects';
 import { setOwnKey } from '../codec/own-keys';
 

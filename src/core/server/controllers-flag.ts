@@ -3,7 +3,7 @@
 // a name wins; without `*` only the named ones run). Names are checked against v1.23's list, so
 // a flag written for a real kube-controller-manager is accepted whether or not the controller
 // exists here.
-import { StartupError } from './runtime-config';
+import { StartupError } from './startup-error';
 
 /** kube-controller-manager v1.23's KnownControllers. */
 const KNOWN_CONTROLLERS = new Set([

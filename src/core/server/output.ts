@@ -1,5 +1,4 @@
 // The response format a request negotiated (from Accept and the query).
-import type { PrinterColumnSpec } from '../codec/table';
 
 export interface OutputFormat {
   kind: 'json' | 'yaml' | 'table' | 'pom' | 'protobuf';
@@ -15,4 +14,14 @@ export interface OutputFormat {
   protobuf?: boolean;
   /** Custom resource printer columns. */
   columns?: PrinterColumnSpec[];
+}
+
+/** A CustomResourceDefinition additionalPrinterColumns entry. */
+export interface PrinterColumnSpec {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
 }

@@ -4,7 +4,9 @@
 // invalid entry fails it, as on a real server.
 import type { ResourceInfo } from '../registry/types';
 
-export class StartupError extends Error {}
+import { StartupError } from './startup-error';
+
+export { StartupError };
 
 /**
  * A flag value its parser refused, worded as kube-apiserver's flag library (pflag) words it: both

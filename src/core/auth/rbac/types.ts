@@ -1,13 +1,9 @@
 // RBAC data shapes as the API stores them (rbac.authorization.k8s.io/v1), plus the
 // authorizer's request attributes and decision (k8s.io/apiserver/pkg/authorization/authorizer).
 
-/** The authenticated caller (k8s.io/apiserver/pkg/authentication/user.Info). */
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
+import type { UserInfo } from '../../server/user-info';
+
+export type { UserInfo };
 
 /** A request against a resource: `GET /api/v1/namespaces/default/configmaps/x` → get "" configmaps default x. */
 export interface ResourceAttributes {

@@ -6,15 +6,12 @@
 // come back here when a client rewrites their status.
 import { NamespaceQueue } from '../namespace-queue';
 import type { RegistryContext } from '../context';
-import type { ServedResource } from '../catalog';
 import type { Obj } from '../objects';
 import { updateObject } from '../store';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
+import { apiServiceResource } from './apiservice-resource';
 import { LOCAL_AVAILABLE, availabilityOf, sameVerdict, withAvailable } from './apiservice-conditions';
 
-export function apiServiceResource(ctx: RegistryContext): ServedResource | undefined {
-  return ctx.catalog.lookup('apiregistration.k8s.io', 'v1', 'apiservices');
-}
 
 function serviceKey(obj: Obj): string | undefined {
   const ref = obj.spec?.service;

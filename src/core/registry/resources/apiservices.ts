@@ -15,7 +15,7 @@ import { createObject, deleteObject, updateObject } from '../store';
 import { deepEqual, type Obj } from '../objects';
 import { ApiError } from '../../server/status';
 import { builtinApiServicePriority } from './apiservice-priorities';
-import { apiServiceResource } from './apiservice-availability';
+import { apiServiceResource } from './apiservice-resource';
 import { LOCAL_AVAILABLE, withAvailable } from './apiservice-conditions';
 import { setOwnKey } from '../../codec/own-keys';
 

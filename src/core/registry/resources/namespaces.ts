@@ -7,7 +7,6 @@ import type { RegistryContext } from '../context';
 import { createObject } from '../store';
 import { ApiError, forbidden } from '../../server/status';
 import type { Obj } from '../objects';
-import type { NamespaceController } from './namespace-controller';
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -31,7 +30,12 @@ async function ensureDefaultServiceAccount(ctx: RegistryContext, ns: string): Pr
 /** NamespaceLifecycle's immortal namespaces (kube-apiserver v1.23: not kube-node-lease). */
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
-export function registerNamespaceHooks(ctx: RegistryContext, controller: NamespaceController): void {
+/** What the hooks need of the namespace controller (namespace-controller.ts): its queue. */
+export interface NamespaceQueueing {
+  enqueue(name: string): void;
+}
+
+export function registerNamespaceHooks(ctx: RegistryContext, controller: NamespaceQueueing): void {
   ctx.hooks.set('/namespaces', {
     admitDelete(_c, _r, name) {
       if (IMMORTAL_NAMESPACES.has(name)) throw forbidden('', 'namespaces', name, 'this namespace may not be deleted');
@@ -46,7 +50,7 @@ export function registerNamespaceHooks(ctx: RegistryContext, controller: Namespa
 }
 
 /** Create the initial namespaces (and their service accounts); resume finalizing terminating ones. */
-export async function bootstrapNamespaces(ctx: RegistryContext, controller: NamespaceController): Promise<void> {
+export async function bootstrapNamespaces(ctx: RegistryContext, controller: NamespaceQueueing): Promise<void> {
   const nsr = served(ctx, '', 'namespaces');
   for (const name of INITIAL_NAMESPACES) {
     if (!(await ctx.mvcc.get(objectKey(nsr, '', name)))) {
