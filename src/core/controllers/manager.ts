@@ -14,6 +14,8 @@ import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { parseControllers } from '../server/controllers-flag';
+import type { AggregatedApi } from '../server/aggregated-api';
+import { MetricsServer } from './metrics-server';
 
 const ALL: readonly (() => Controller)[] = [
   () => new NodeSimulator(),
@@ -23,6 +25,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new DeploymentController(),
   () => new EndpointsController(),
   () => new EndpointSliceController(),
+  () => new MetricsServer(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);
@@ -60,6 +63,11 @@ export class ClusterControllers {
       this.running.push(c);
       await c.start(this.ctx);
     }
+  }
+
+  /** API groups the running components serve beside the API (metrics.k8s.io from metrics-server). */
+  aggregatedApis(): AggregatedApi[] {
+    return this.running.filter((c): c is Controller & AggregatedApi => c instanceof MetricsServer);
   }
 
   stop(): void {

@@ -158,6 +158,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       maxCongestedEvents: 10_000,
     },
     flowControl,
+    aggregated: () => clusterControllers?.aggregatedApis() ?? [],
     activeWatches: {
       add(stop) {
         watchStops.add(stop);
