@@ -16,6 +16,7 @@ import { EndpointSliceController } from './endpointslice';
 import { parseControllers } from '../server/controllers-flag';
 import type { AggregatedApi } from '../server/aggregated-api';
 import { MetricsServer } from './metrics-server';
+import { HorizontalPodAutoscalerController } from './hpa';
 
 const ALL: readonly (() => Controller)[] = [
   () => new NodeSimulator(),
@@ -25,6 +26,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new DeploymentController(),
   () => new EndpointsController(),
   () => new EndpointSliceController(),
+  () => new HorizontalPodAutoscalerController(),
   () => new MetricsServer(),
 ];
 
