@@ -17,6 +17,8 @@ import { parseControllers } from '../server/controllers-flag';
 import type { AggregatedApi } from '../server/aggregated-api';
 import { MetricsServer } from './metrics-server';
 import { HorizontalPodAutoscalerController } from './hpa';
+import { SimulatedKubeletLogs } from './pod-logs';
+import { simulatedNodeName } from './nodes';
 
 const ALL: readonly (() => Controller)[] = [
   () => new NodeSimulator(),
@@ -65,6 +67,13 @@ export class ClusterControllers {
       this.running.push(c);
       await c.start(this.ctx);
     }
+  }
+
+  /** pods/log for the simulated nodes, when their kubelets run. */
+  kubeletLogs(): SimulatedKubeletLogs | undefined {
+    if (!this.enabled.includes('kubelet')) return undefined;
+    const nodes = new Set(Array.from({ length: this.ctx.cluster.nodes }, (_, i) => simulatedNodeName(i)));
+    return new SimulatedKubeletLogs(nodes, this.clock);
   }
 
   /** API groups the running components serve beside the API (metrics.k8s.io from metrics-server). */

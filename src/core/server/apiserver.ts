@@ -65,6 +65,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const ctx: RegistryContext = { mvcc, catalog, now: opts.clock ? () => opts.clock!.now() : () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
   // kube-controller-manager's --controllers: which in-process controllers run (all when absent).
   const controllerEnabled = parseControllers(opts.controllers);
+  ctx.kubeletLogs = clusterControllers?.kubeletLogs();
   const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs, controllerEnabled('namespace'));
   registerNamespaceHooks(ctx, namespaceController);
   registerServiceHooks(ctx);
