@@ -2,6 +2,8 @@
 // containers being created, hostIP and startTime), and after the configured delay of cluster
 // time its containers run and it is Ready, with an IP from the node's pod CIDR. Each write is
 // the node's own: `system:node:<name>` through pods/status, field manager `kubelet`.
+// Images tagged `crash-loop`, `pull-error` or `never-ready` (or ending `-crash-loop`, ...)
+// simulate failures instead (kubelet-failures.ts, decision 0034).
 import type { Obj } from '../registry/objects';
 import { ApiCallError, type ApiClient } from './client';
 import { rfc3339Seconds } from './clock';
