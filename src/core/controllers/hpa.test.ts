@@ -112,6 +112,18 @@ describe('horizontalpodautoscaling controller', () => {
     expect(await replicas()).toBe(3);
   });
 
+  it('scales on memory AverageValue, reporting the average in milli-precision DecimalSI as kube', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    const d = web(1, '10m') as any;
+    d.spec.template.metadata.annotations['kube-playground.dev/memory-usage'] = '100Mi';
+    await t.post(D, d);
+    await t.post(H2, hpa({ metrics: [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '50Mi' } } }] }));
+    await t.advance(15_000);
+    expect(await replicas()).toBe(2);
+    expect((await status()).currentMetrics).toEqual([{ type: 'Resource', resource: { name: 'memory', current: { averageValue: '104857600' } } }]);
+    expect(await events('SuccessfulRescale')).toEqual(['New size: 2; reason: memory resource above target']);
+  });
+
   it('says why it cannot scale: a missing request, a missing target', async () => {
     t = await startCluster('*', { kubeletDelayMs: 0 });
     const d = web(1, '100m');

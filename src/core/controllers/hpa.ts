@@ -8,7 +8,7 @@
 // in the autoscaling.alpha.kubernetes.io annotations of that write.
 import type { Obj } from '../registry/objects';
 import { clone } from '../registry/objects';
-import { hpaFromHub } from '../versions/hpa';
+import { hpaFromHub, hpaToHub } from '../versions/hpa';
 import { ApiCallError, type ApiClient } from './client';
 import { rfc3339Seconds } from './clock';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
@@ -52,7 +52,9 @@ export class HorizontalPodAutoscalerController implements Controller {
     this.events = new EventRecorder(this.client, ctx.clock, 'horizontal-pod-autoscaler');
     this.queue = ctx.queue(new KeyQueue(this.name, ctx.clock, (key) => this.sync(key)));
     this.pods = await ctx.informer('/api/v1/pods');
-    this.hpas = await ctx.informer('/apis/autoscaling/v2/horizontalpodautoscalers');
+    // v1.23's informer and client are autoscaling/v1 (always served); each HPA is read in the v2
+    // shape by the same conversion the server uses, as kube converts to its v2 type.
+    this.hpas = await ctx.informer('/apis/autoscaling/v1/horizontalpodautoscalers');
     this.hpas.addHandlers({
       onAdd: (hpa) => this.queue.addAfter(keyOf(hpa), HPA_RESYNC_MS),
       onUpdate: (hpa) => this.queue.addAfter(keyOf(hpa), HPA_RESYNC_MS),
@@ -68,8 +70,9 @@ export class HorizontalPodAutoscalerController implements Controller {
   }
 
   private async sync(key: string): Promise<void> {
-    const hpa = this.hpas.get(key);
-    if (!hpa || hpa.metadata.deletionTimestamp) return;
+    const stored = this.hpas.get(key);
+    if (!stored || stored.metadata.deletionTimestamp) return;
+    const hpa = { ...(hpaToHub(stored, 'v1') as Obj), apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' };
     try {
       await this.reconcile(key, hpa);
     } finally {
