@@ -82,6 +82,18 @@ describe('simulated metrics-server (metrics.k8s.io/v1beta1)', () => {
     expect((await t.get(`${M}/nodes?labelSelector=kubernetes.io%2Fhostname%3Dnode-1`)).json.items).toHaveLength(1);
   });
 
+  it('offers the default Table (Name, Created At) and YAML, as a generic apiserver does', async () => {
+    t = await startCluster('*', { nodes: 2 });
+    const table = (await t.get(`${M}/nodes`, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })).json;
+    expect(table.kind).toBe('Table');
+    expect(table.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Created At']);
+    expect(table.rows.map((r: any) => r.cells[0])).toEqual(['node-1', 'node-2']);
+    expect(table.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'node-1' } });
+    const yaml = await t.get(`${M}/nodes/node-1`, { accept: 'application/yaml' });
+    expect(yaml.text).toMatch(/^apiVersion: metrics.k8s.io\/v1beta1\nkind: NodeMetrics\n/);
+    expect((await t.get(`${M}/nodes`, { accept: 'application/vnd.kubernetes.protobuf' })).status).toBe(406);
+  });
+
   it('answers errors as metrics-server does, and is read-only', async () => {
     t = await startCluster('*', { nodes: 1 });
     const missing = await t.get(`${M}/namespaces/default/pods/nope`);

@@ -11,8 +11,12 @@ import type { Obj } from '../registry/objects';
 import type { ResourceInfo } from '../registry/types';
 import type { AggregatedApi } from '../server/aggregated-api';
 import type { RequestInfo } from '../server/requestinfo';
-import { ApiError, badRequest, methodNotAllowed, pathNotFound } from '../server/status';
-import { errorToResponse, jsonResponse } from '../server/respond';
+import { ApiError, badRequest, methodNotAllowed, notAcceptable, pathNotFound } from '../server/status';
+import { encodeValue, errorToResponse } from '../server/respond';
+import { negotiateOutput } from '../server/negotiation';
+import type { OutputFormat } from '../server/output';
+import type { ServedResource } from '../registry/catalog';
+import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { matchesLabels, parseLabelSelector, type LabelSelector } from '../registry/selectors/labels';
 import { matchesFields, parseFieldSelector, type FieldSelector } from '../registry/selectors/fields';
 import { rfc3339Seconds } from './clock';
@@ -70,6 +74,10 @@ export class MetricsServer implements Controller, AggregatedApi {
     if (info.version !== VERSION || !r || info.subresource || (!r.namespaced && info.namespace)) throw pathNotFound();
     if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed();
     if (info.verb === 'watch') throw new ApiError(405, 'MethodNotAllowed', `watch is not supported on resources of kind "${info.resource}"`, { group: METRICS_GROUP, kind: info.resource });
+    // JSON, YAML, and the Table and PartialObjectMetadata conversions a generic apiserver offers
+    // (the default table: Name, Created At). No protobuf here: a protobuf-only client gets 406.
+    const out = negotiateOutput(req, query, { info: { ...r, custom: true } } as unknown as ServedResource, info);
+    if (!out) throw notAcceptable('only the following media types are accepted: application/json, application/yaml');
     const now = this.ctx.clock.now();
     if (info.verb === 'get') {
       const obj = r.namespaced ? this.podMetrics(info.namespace, info.name, now) : this.nodeMetrics(info.name, now);
@@ -79,11 +87,26 @@ export class MetricsServer implements Controller, AggregatedApi {
         const name = r.namespaced ? `${info.namespace}/${info.name}` : info.name;
         throw new ApiError(404, 'NotFound', `${kind}.${METRICS_GROUP} "${name}" not found`, { name, group: METRICS_GROUP, kind });
       }
-      return jsonResponse(200, JSON.stringify({ kind: r.kind, apiVersion: API_VERSION, ...obj }));
+      return this.respond(r, out, { kind: r.kind, apiVersion: API_VERSION, ...obj }, undefined, now);
     }
     const filter = this.filterOf(query);
     const items = r.namespaced ? this.listPods(info.namespace, filter, now) : this.listNodes(filter, now);
-    return jsonResponse(200, JSON.stringify({ kind: r.listKind, apiVersion: API_VERSION, metadata: {}, items }));
+    return this.respond(r, out, undefined, items, now);
+  }
+
+  private respond(r: ResourceInfo, out: OutputFormat, single: Obj | undefined, items: Obj[] | undefined, now: number): ApiResponse {
+    const metaVersion = `meta.k8s.io/${out.version ?? 'v1'}`;
+    const all = single ? [single] : items!;
+    switch (out.kind) {
+      case 'table':
+        return encodeValue(200, buildTable(METRICS_GROUP, r.kind, all, {}, { includeObject: out.includeObject ?? 'Metadata', apiVersion: metaVersion, now }), out);
+      case 'pom': {
+        const poms = all.map((o) => toPartialObjectMetadata(o, metaVersion));
+        return encodeValue(200, single ? poms[0] : { kind: 'PartialObjectMetadataList', apiVersion: metaVersion, metadata: {}, items: poms }, out);
+      }
+      default:
+        return encodeValue(200, single ?? { kind: r.listKind, apiVersion: API_VERSION, metadata: {}, items }, out);
+    }
   }
 
   private filterOf(query: URLSearchParams): Filter {
