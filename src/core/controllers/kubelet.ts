@@ -2,6 +2,8 @@
 // containers being created, hostIP and startTime), and after the configured delay of cluster
 // time its containers run and it is Ready, with an IP from the node's pod CIDR. Each write is
 // the node's own: `system:node:<name>` through pods/status, field manager `kubelet`.
+// Images tagged `crash-loop`, `pull-error` or `never-ready` (or ending `-crash-loop`, ...)
+// simulate failures instead (kubelet-failures.ts, decision 0034).
 import type { Obj } from '../registry/objects';
 import { ApiCallError, type ApiClient } from './client';
 import { rfc3339Seconds } from './clock';
@@ -10,10 +12,14 @@ import { keyOf, type Informer } from './informer';
 import { nodeNetwork, simulatedNodeName } from './nodes';
 import { kubeletPodStatus } from './pod-status';
 import { KeyQueue } from './queue';
+import { EventRecorder } from './events';
+import { hasFailureImage } from './kubelet-failures';
+import { failingPodStatus, RecordedKubeletEvents } from './kubelet-failures-sync';
 
 interface NodeState {
   index: number;
   client: ApiClient;
+  events: EventRecorder;
   /** Pod uid → the host part of its IP in the node's /24. */
   ips: Map<string, number>;
 }
@@ -26,12 +32,16 @@ export class KubeletSimulator implements Controller {
   private readonly nodes = new Map<string, NodeState>();
   /** Pod uid → cluster time the kubelet admitted it (the delay counts from here). */
   private readonly admittedAt = new Map<string, number>();
+  private readonly failureEvents = new RecordedKubeletEvents();
+  /** Pod uid → the last status written for a pod with failure images. */
+  private readonly failureReports = new Map<string, string>();
 
   async start(ctx: ControllerContext): Promise<void> {
     this.ctx = ctx;
     for (let i = 0; i < ctx.cluster.nodes; i++) {
       const name = simulatedNodeName(i);
-      this.nodes.set(name, { index: i, client: ctx.client(nodeIdentity(name)), ips: new Map() });
+      const client = ctx.client(nodeIdentity(name));
+      this.nodes.set(name, { index: i, client, events: new EventRecorder(client, ctx.clock, 'kubelet', name), ips: new Map() });
     }
     this.queue = ctx.queue(new KeyQueue('kubelet', ctx.clock, (key) => this.sync(key)));
     this.pods = await ctx.informer('/api/v1/pods');
@@ -53,6 +63,8 @@ export class KubeletSimulator implements Controller {
   private forget(pod: Obj): void {
     const uid = String(pod.metadata?.uid);
     this.admittedAt.delete(uid);
+    this.failureEvents.forget(uid);
+    this.failureReports.delete(uid);
     this.nodes.get(String(pod.spec?.nodeName ?? ''))?.ips.delete(uid);
   }
 
@@ -78,6 +90,8 @@ export class KubeletSimulator implements Controller {
     const now = this.ctx.clock.now();
     const hostIP = nodeNetwork(node.index).internalIP;
     const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`;
+    // Failure images (kubelet-failures.ts) keep changing after they first ran.
+    if (pod.status?.podIP && hasFailureImage(pod)) return this.syncFailing(key, pod, node, path, now);
     if (phase === 'Running' && pod.status?.podIP) {
       // Already reported running (by this kubelet, or before a restart): keep its IP taken.
       const host = Number(String(pod.status.podIP).split('.')[3]);
@@ -100,8 +114,24 @@ export class KubeletSimulator implements Controller {
       return;
     }
     const current = this.pods.get(key) ?? pod;
+    if (hasFailureImage(current)) return this.syncFailing(key, current, node, path, now);
     const podIP = this.allocateIp(node, uid);
     await this.write(node, path, kubeletPodStatus({ pod: current, hostIP, podIP, now, startTime: String(current.status?.startTime ?? rfc3339Seconds(admitted)) }));
+  }
+
+  /** A pod with failure images: its status from the time its containers first started (startTime + delay). */
+  private async syncFailing(key: string, pod: Obj, node: NodeState, path: string, now: number): Promise<void> {
+    const t0 = (Date.parse(String(pod.status?.startTime ?? '')) || now) + this.ctx.cluster.kubeletDelayMs;
+    const podIP = this.allocateIp(node, String(pod.metadata.uid));
+    const next = failingPodStatus(pod, Math.min(t0, now), now, nodeNetwork(node.index).internalIP, podIP);
+    await this.failureEvents.record(node.events, pod, next.events);
+    // Written when it differs from this kubelet's last report (the server may order keys otherwise).
+    const text = JSON.stringify(next.status);
+    if (this.failureReports.get(String(pod.metadata.uid)) !== text) {
+      this.failureReports.set(String(pod.metadata.uid), text);
+      await this.write(node, path, next.status);
+    }
+    if (next.nextChangeAt !== undefined) this.queue.addAfter(key, next.nextChangeAt - now);
   }
 
   private async write(node: NodeState, path: string, status: Obj): Promise<void> {

@@ -14,6 +14,11 @@ import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { parseControllers } from '../server/controllers-flag';
+import type { AggregatedApi } from '../server/aggregated-api';
+import { MetricsServer } from './metrics-server';
+import { HorizontalPodAutoscalerController } from './hpa';
+import { SimulatedKubeletLogs } from './pod-logs';
+import { simulatedNodeName } from './nodes';
 
 const ALL: readonly (() => Controller)[] = [
   () => new NodeSimulator(),
@@ -23,6 +28,8 @@ const ALL: readonly (() => Controller)[] = [
   () => new DeploymentController(),
   () => new EndpointsController(),
   () => new EndpointSliceController(),
+  () => new HorizontalPodAutoscalerController(),
+  () => new MetricsServer(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);
@@ -60,6 +67,18 @@ export class ClusterControllers {
       this.running.push(c);
       await c.start(this.ctx);
     }
+  }
+
+  /** pods/log for the simulated nodes, when their kubelets run. */
+  kubeletLogs(): SimulatedKubeletLogs | undefined {
+    if (!this.enabled.includes('kubelet')) return undefined;
+    const nodes = new Set(Array.from({ length: this.ctx.cluster.nodes }, (_, i) => simulatedNodeName(i)));
+    return new SimulatedKubeletLogs(nodes, this.clock);
+  }
+
+  /** API groups the running components serve beside the API (metrics.k8s.io from metrics-server). */
+  aggregatedApis(): AggregatedApi[] {
+    return this.running.filter((c): c is Controller & AggregatedApi => c instanceof MetricsServer);
   }
 
   stop(): void {

@@ -15,6 +15,7 @@ import { ApiError, badRequest } from '../server/status';
 import { getObject } from '../registry/store';
 import type { Obj } from '../registry/objects';
 import { newUuid } from '../registry/uuid';
+import { readPodLogOptions } from './pod-logs';
 
 /** Subresources served here (pods only). */
 export const POD_CONNECT_SUBRESOURCES = new Set(['log', 'exec', 'attach', 'portforward']);
@@ -60,8 +61,10 @@ function hostPort(host: string): string {
 
 export async function handlePodConnect(rc: RequestContext): Promise<ApiResponse> {
   const { name, namespace, subresource } = rc.info;
-  const pod = JSON.parse((await getObject(rc.reg, rc.r, namespace, name)).value) as Obj;
   const isLog = subresource === 'log';
+  // LogREST.Get validates the options before it looks the pod up.
+  const logOptions = isLog ? readPodLogOptions(name, rc.query) : undefined;
+  const pod = JSON.parse((await getObject(rc.reg, rc.r, namespace, name)).value) as Obj;
   // portforward names no container; log, exec and attach do (or default to the only one).
   const container = subresource === 'portforward' ? '' : containerOf(pod, name, rc.query.get('container') ?? '');
   const nodeName = typeof pod.spec?.nodeName === 'string' ? pod.spec.nodeName : '';
@@ -70,7 +73,10 @@ export async function handlePodConnect(rc: RequestContext): Promise<ApiResponse>
     if (isLog) return { status: 204, headers: { 'Audit-Id': newUuid(), 'Cache-Control': 'no-cache, private' }, body: '' };
     throw badRequest(`pod ${name} does not have a host assigned`);
   }
-  const target = hostPort(await kubeletHost(rc, nodeName));
+  const host = await kubeletHost(rc, nodeName);
+  // A simulated kubelet answers for its own node (core/controllers/pod-logs.ts).
+  if (logOptions && rc.reg.kubeletLogs?.serves(nodeName)) return rc.reg.kubeletLogs.log(pod, container, logOptions);
+  const target = hostPort(host);
   const dial = `dial tcp ${target}: connect: connection refused`;
   // The log stream's GET fails in the HTTP client; the connect endpoints' upgrade proxy says so.
   throw new ApiError(500, '', isLog ? `Get "https://${target}/containerLogs/${namespace}/${name}/${container}": ${dial}` : `error dialing backend: ${dial}`);

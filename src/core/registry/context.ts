@@ -1,4 +1,5 @@
 // Everything the generic store needs, built once by the API server.
+import type { KubeletLogs } from '../handlers/pod-logs';
 import type { MvccStore } from '../storage/types';
 import type { Catalog, ServedResource } from './catalog';
 import type { Obj } from './objects';
@@ -53,6 +54,8 @@ export interface RegistryContext {
   webhooks?: WebhookAdmission;
   /** See ApiServerOptions.localWebhookOrigins. */
   localWebhookOrigins?: readonly string[];
+  /** Simulated kubelets answering pods/log for their nodes (present while they run). */
+  kubeletLogs?: KubeletLogs;
 }
 
 /** The webhook plug-ins as the store calls them. */

@@ -59,6 +59,8 @@ export function ignoredFieldsFor(r: ServedResource, subresource: string): string
   // deploymentStatusStrategy resets spec and labels only: the revision annotation the
   // deployment controller writes with the status is owned by that status entry.
   if (subresource === 'status' && r.info.group === 'apps' && r.info.kind === 'Deployment') return [['spec'], ['metadata', 'labels']];
+  // autoscalerStatusStrategy resets spec only: the v1 status write's annotations are its own.
+  if (subresource === 'status' && r.info.group === 'autoscaling' && r.info.kind === 'HorizontalPodAutoscaler') return [['spec']];
   if (subresource === 'status') return [['spec'], ['metadata']];
   if (r.strategy.hasStatusSubresource && subresource === '') return [['status']];
   return [];

@@ -179,7 +179,9 @@ export class UpdateAttempt implements UpdateSteps {
       else next.status = obj.status;
       // kube's deploymentStatusStrategy resets only spec and labels: annotations written with the
       // status stay (the deployment controller records deployment.kubernetes.io/revision this way).
-      if (r.info.group === 'apps' && r.info.kind === 'Deployment') {
+      // kube's autoscalerStatusStrategy resets only spec: an autoscaling/v1 status write carries
+      // the HPA's conditions and current metrics in annotations (the HPA controller's write).
+      if ((r.info.group === 'apps' && r.info.kind === 'Deployment') || (r.info.group === 'autoscaling' && r.info.kind === 'HorizontalPodAutoscaler')) {
         if (obj.metadata?.annotations === undefined) delete next.metadata.annotations;
         else next.metadata.annotations = obj.metadata.annotations;
       }

@@ -48,7 +48,12 @@ const GROUP_ORDER = [
   'flowcontrol.apiserver.k8s.io',
 ];
 
+/** Aggregated groups whose APIService asks a lower priority than CRDs' 1000 (metrics-server: 100): last. */
+const AFTER_CUSTOM_GROUPS = new Set(['metrics.k8s.io']);
+
 export function compareGroupPriority(a: string, b: string): number {
+  const lateA = AFTER_CUSTOM_GROUPS.has(a);
+  if (lateA !== AFTER_CUSTOM_GROUPS.has(b)) return lateA ? 1 : -1;
   const ia = GROUP_ORDER.indexOf(a);
   const ib = GROUP_ORDER.indexOf(b);
   if (ia !== -1 || ib !== -1) {

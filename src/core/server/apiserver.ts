@@ -65,6 +65,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const ctx: RegistryContext = { mvcc, catalog, now: opts.clock ? () => opts.clock!.now() : () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
   // kube-controller-manager's --controllers: which in-process controllers run (all when absent).
   const controllerEnabled = parseControllers(opts.controllers);
+  ctx.kubeletLogs = clusterControllers?.kubeletLogs();
   const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs, controllerEnabled('namespace'));
   registerNamespaceHooks(ctx, namespaceController);
   registerServiceHooks(ctx);
@@ -158,6 +159,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       maxCongestedEvents: 10_000,
     },
     flowControl,
+    aggregated: () => clusterControllers?.aggregatedApis() ?? [],
     activeWatches: {
       add(stop) {
         watchStops.add(stop);

@@ -20,7 +20,7 @@ const KNOWN_CONTROLLERS = new Set([
  * nodes, their kubelets and kube-scheduler (see core/controllers/manager.ts). They answer to the
  * same flag.
  */
-for (const name of ['nodes', 'kubelet', 'scheduler']) KNOWN_CONTROLLERS.add(name);
+for (const name of ['nodes', 'kubelet', 'scheduler', 'metrics-server']) KNOWN_CONTROLLERS.add(name);
 
 /** ControllersDisabledByDefault in v1.23. */
 const DISABLED_BY_DEFAULT = new Set(['bootstrapsigner', 'tokencleaner']);

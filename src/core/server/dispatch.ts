@@ -38,6 +38,7 @@ import {
 } from './discovery';
 import type { OpenApiService } from './openapi';
 import type { OutputFormat } from './output';
+import type { AggregatedApi } from './aggregated-api';
 
 /** kube-apiserver's default request body limit. */
 export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
@@ -57,6 +58,8 @@ export interface DispatchDeps {
   activeWatches: ActiveWatches;
   /** API Priority and Fairness: adds the X-Kubernetes-PF-* headers of the request's classification. */
   flowControl?: { stamp(user: UserInfo | undefined, info: RequestInfo, res: ApiResponse): void };
+  /** Groups served by other backends (the simulated metrics-server), present while they run. */
+  aggregated?: () => readonly AggregatedApi[];
 }
 
 /** Paths served by handlers on kube's plain mux that do not look at the method (health, metrics). */
@@ -68,7 +71,7 @@ function answersAnyMethod(path: string): boolean {
 export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promise<ApiResponse> {
   const discoveryCache = new Map<string, string | undefined>();
   let discoveryGen = -1;
-  const cachedDiscovery = (key: string, build: () => string | undefined): string | undefined => {
+  const cachedDiscoveryOf = (key: string, build: () => string | undefined): string | undefined => {
     if (discoveryGen !== deps.reg.catalog.generation) {
       discoveryCache.clear();
       discoveryGen = deps.reg.catalog.generation;
@@ -81,7 +84,9 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     // Legacy discovery documents are written through the negotiated serializer: pretty for humans.
     const pretty = isPrettyPrint(req, query);
     const jsonResponse = (status: number, body: string): ApiResponse => (pretty ? prettyResponse(status, indentJson(body)) : compactResponse(status, body));
-    const all = deps.reg.catalog.all();
+    const aggregated = deps.aggregated?.() ?? [];
+    const all = aggregated.length ? [...deps.reg.catalog.all(), ...aggregated.flatMap((a) => a.resources)] : deps.reg.catalog.all();
+    const cachedDiscovery = (key: string, build: () => string | undefined) => cachedDiscoveryOf(`${aggregated.map((a) => a.group).join(',')}|${key}`, build);
     const p = info.path.replace(/\/+$/, '');
     const accept = req.headers['accept'];
     if (p === '/api' || p === '/apis') {
@@ -137,6 +142,8 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
   };
 
   const resource = async (req: ApiRequest, info: RequestInfo, query: URLSearchParams, reg: RegistryContext): Promise<ApiResponse> => {
+    const backend = info.group ? deps.aggregated?.().find((a) => a.group === info.group) : undefined;
+    if (backend) return backend.handle(req, info, query);
     const r = deps.reg.catalog.lookup(info.group, info.version, info.resource);
     if (!r) throw pathNotFound();
     // Scope: namespaced resources need a namespace except for list/watch/deletecollection across all.

@@ -44,6 +44,20 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
+    'horizontal-pod-autoscaler',
+    [
+      rule(READ, ['autoscaling'], ['horizontalpodautoscalers']),
+      rule(['update'], ['autoscaling'], ['horizontalpodautoscalers/status']),
+      rule(['get', 'update'], ['*'], ['*/scale']),
+      rule(['list'], [''], ['pods']),
+      { ...rule(['get'], [''], ['services/proxy']), resourceNames: ['https:heapster:', 'http:heapster:'] },
+      rule(['list'], ['metrics.k8s.io'], ['pods']),
+      rule(['get', 'list'], ['custom.metrics.k8s.io'], ['*']),
+      rule(['get', 'list'], ['external.metrics.k8s.io'], ['*']),
+      EVENTS,
+    ],
+  ],
+  [
     'replicaset-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['apps', 'extensions'], ['replicasets']),

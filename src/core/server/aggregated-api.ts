@@ -1,0 +1,14 @@
+// An API group served beside the built-in ones, as kube-aggregator proxies a group to an
+// APIService's backend (metrics-server's metrics.k8s.io): its resources join discovery, and its
+// requests go to its own handler after authentication and authorization, never to storage.
+import type { ApiRequest, ApiResponse } from '../types';
+import type { ResourceInfo } from '../registry/types';
+import type { RequestInfo } from './requestinfo';
+
+export interface AggregatedApi {
+  /** The API group the backend serves (`metrics.k8s.io`). */
+  readonly group: string;
+  /** Its resources as discovery lists them. */
+  readonly resources: readonly ResourceInfo[];
+  handle(req: ApiRequest, info: RequestInfo, query: URLSearchParams): Promise<ApiResponse>;
+}
