@@ -24,6 +24,7 @@ import {
   type WatchHandle,
 } from '../../core/storage/types';
 import { EtcdKv, prefixEnd, type EtcdKvOptions } from './etcd-kv';
+import { EtcdDbSizes } from './etcd-db-size';
 import { EtcdMirror, PROGRESS_KEY } from './etcd-mirror';
 import { fromStored, toStored } from './stored-value';
 
@@ -47,7 +48,7 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<MvccStore> 
   const now = opts.now ?? (() => Date.now());
   try {
     const mirror = await EtcdMirror.start(kv, now);
-    return new EtcdStore(kv, mirror, opts.historyWindowMs ?? 5 * 60_000, opts.compactionIntervalMs ?? 5 * 60_000, now);
+    return new EtcdStore(kv, mirror, opts.historyWindowMs ?? 5 * 60_000, opts.compactionIntervalMs ?? 5 * 60_000, now, new EtcdDbSizes(opts.servers));
   } catch (error) {
     kv.close();
     throw error;
@@ -67,6 +68,7 @@ class EtcdStore implements MvccStore {
     private readonly windowMs: number,
     compactionIntervalMs: number,
     private readonly now: () => number,
+    private readonly dbSizes: EtcdDbSizes,
   ) {
     const trim = setInterval(() => this.compact(), Math.min(Math.max(windowMs / 4, 1000), 60_000));
     this.timers.push(trim);
@@ -238,10 +240,15 @@ class EtcdStore implements MvccStore {
     }
   }
 
+  storageSizes(): Array<{ endpoint: string; bytes: number }> {
+    return this.dbSizes.current();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.dbSizes.close();
     await this.mirror.stop();
     this.kv.close();
   }
