@@ -101,6 +101,34 @@ describe('etcd store', () => {
     expect(seenB[3]!.prevValue).toBe(answers[2]!.value);
   });
 
+  it('two stores writing concurrently deliver the same events, in revision order, with the same previous values', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [await open(prefix), await open(prefix)];
+    const from = Math.max(a.revision, b.revision);
+    const seen: [StoreEvent[], StoreEvent[]] = [[], []];
+    a.watch('/cm/', from, (ev) => seen[0].push(ev));
+    b.watch('/cm/', from, (ev) => seen[1].push(ev));
+    // Creates, then updates and deletes of the same keys, from both stores at once: each store
+    // applies its own acknowledged writes itself when they are next in order, the rest from the watch.
+    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).create(`/cm/ns/k${i}`, obj(`k${i}`))));
+    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? b : a).update(`/cm/ns/k${i}`, () => (i % 3 ? { kind: 'put', encode: obj(`k${i}`, { v: 2 }) } : { kind: 'delete' }))));
+    const last = Math.max(a.revision, b.revision);
+    await Promise.all([a.waitForRevision(last, 5000), b.waitForRevision(last, 5000)]);
+    await settle();
+    expect(seen[0]).toHaveLength(24);
+    expect(seen[1]).toEqual(seen[0]);
+    const revs = seen[0].map((ev) => ev.rev);
+    expect(revs).toEqual([...revs].sort((x, y) => x - y));
+    for (const ev of seen[0].slice(12)) {
+      const created = seen[0].find((c) => c.key === ev.key && c.type === 'put' && c.prevValue === undefined)!;
+      expect(ev.prevValue).toBe(created.value);
+      expect(ev.prevModRev).toBe(created.rev);
+      expect(ev.createRev).toBe(created.rev);
+    }
+    expect(a.count('/cm/')).toBe(8);
+    expect(b.count('/cm/')).toBe(8);
+  });
+
   it('loses no update when two stores increment one key concurrently', async () => {
     const prefix = freshPrefix();
     const [a, b] = [await open(prefix), await open(prefix)];

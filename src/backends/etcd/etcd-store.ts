@@ -10,8 +10,9 @@
 //   counts come from it (the registry asks them synchronously).
 // - Single-key reads and lists go to etcd (linearizable, at a fixed revision for pages and
 //   past reads); etcd's compaction answers 410.
-// - A write is answered once this host's mirror has seen it, so a watch or count here right after
-//   a write includes it, as with the in-process store.
+// - A write is answered once this host's mirror has applied it, so a watch or count here right
+//   after a write includes it, as with the in-process store. The mirror applies a write of its own
+//   host from etcd's answer when every earlier revision is applied (no wait for the watch).
 import {
   StorageError,
   type KV,
@@ -197,12 +198,13 @@ class EtcdStore implements MvccStore {
         continue;
       }
       const rev = Number(res.header.revision);
-      // Answered once this host's watches and counts include the write (they are fed by etcd's
-      // watch); the write itself is committed either way.
+      const kv: KV | undefined = stored === undefined ? undefined : { key, value: fromStored(stored, rev), createRev: current ? current.createRev : rev, modRev: rev };
+      // Answered once this host's watches and counts include the write: at once when it is the
+      // next change of the prefix, else when the watch has brought the changes before it. The
+      // write itself is committed either way.
+      this.mirror.acknowledge(rev, key, kv);
       if (rev > this.mirror.revision) await this.mirror.waiters.wait(rev, MIRROR_WAIT_MS).catch(() => undefined);
-      if (stored === undefined) return { prev: current, changed: true };
-      const kv: KV = { key, value: fromStored(stored, rev), createRev: current ? current.createRev : rev, modRev: rev };
-      return { kv, prev: current, changed: true };
+      return kv ? { kv, prev: current, changed: true } : { prev: current, changed: true };
     }
   }
 
