@@ -129,6 +129,31 @@ describe('etcd store', () => {
     expect(b.count('/cm/')).toBe(8);
   });
 
+  it('a store opened again on the same prefix has the same objects and revisions; a watch from before it opened is 410', async () => {
+    const prefix = freshPrefix();
+    const first = await open(prefix);
+    const a = await first.create('/cm/ns/a', obj('a'));
+    const b = await first.create('/cm/ns/b', obj('b'));
+    await first.update('/cm/ns/b', () => ({ kind: 'delete' }));
+    const before = await first.range('/cm/');
+    await first.close();
+
+    const again = await open(prefix);
+    expect(again.revision).toBeGreaterThanOrEqual(before.rev);
+    expect((await again.range('/cm/')).kvs).toEqual(before.kvs);
+    expect(again.count('/cm/')).toBe(1);
+    // Past reads come from etcd, which has not compacted.
+    expect(await again.get('/cm/ns/b', b.modRev)).toEqual(b);
+    expect(await again.get('/cm/ns/a', a.modRev)).toEqual(a);
+    // Its watch window starts where it opened, as kube's watch cache: older resumes are told to relist.
+    expect(() => again.watch('/cm/', a.modRev, () => undefined)).toThrow(StorageError);
+    const seen: StoreEvent[] = [];
+    again.watch('/cm/', again.revision, (ev) => seen.push(ev));
+    const c = await again.create('/cm/ns/c', obj('c'));
+    expect(seen.map((ev) => ev.rev)).toEqual([c.modRev]);
+    expect(c.modRev).toBeGreaterThan(before.rev);
+  });
+
   it('loses no update when two stores increment one key concurrently', async () => {
     const prefix = freshPrefix();
     const [a, b] = [await open(prefix), await open(prefix)];
