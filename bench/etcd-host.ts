@@ -2,6 +2,10 @@
 // with 16 in flight through the host vs raw etcd puts/s of the same stored bytes with 16 in
 // flight from one etcd3 client, and GET p50 through the host vs a raw etcd range of the same key
 // over that client. The host runs in a child process (as `npm run serve`), etcd in its own.
+// Context rows (decision 0036): the same ratios against floors that add the HTTP round trip every
+// request through any API server pays (T: a server answering fixed bytes of the same size), since
+// a raw etcd call has none: creates/s against the rate of a put and a floor request in series,
+// GET p50 against T + the raw range. Phases alternate in rounds (the VM is shared).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,12 +14,16 @@ import { Etcd3 } from 'etcd3';
 import { startEtcdCluster } from '../src/backends/etcd/testing-etcd';
 import { startHostProcess } from './durable';
 import { concurrent, hit, makeAgent, quantile, sequential } from './http-client';
+import { startRemoteServer } from './remote-server';
 
 export interface EtcdHostResult {
   createsPerSec16: number;
   rawPutsPerSec16: number;
   getP50: number;
   rawRangeP50: number;
+  /** The HTTP transport floor: creates/s with 16 in flight answering the create's bytes, GET p50 answering the GET's. */
+  floorPerSec16: number;
+  floorGetP50: number;
 }
 
 export const ETCD_CREATE_TARGET = 0.7;
@@ -35,6 +43,7 @@ export async function runEtcdHostBench(opts: { burst?: number; samples?: number 
   let host: { url: string; stop(): Promise<void> } | undefined;
   const agent = makeAgent(1);
   const agent16 = makeAgent(16);
+  const remote = await startRemoteServer();
   try {
     host = await startHostProcess(dir, ['--etcd-servers', cluster.servers.join(',')]);
     const url = host.url;
@@ -44,25 +53,52 @@ export async function runEtcdHostBench(opts: { burst?: number; samples?: number 
     const key = Buffer.from('/registry/core/configmaps/default/bench-get');
     const stored = (await client.kv.range({ key })).kvs[0]!.value;
 
-    await concurrent(200, 16, (i) => hit(agent16, url, 'POST', NS_PATH, configMap(`warm-${i}`)));
-    await concurrent(200, 16, (i) => client.kv.put({ key: Buffer.from(`/bench/warm-${i}`), value: stored }));
-    const createsPerSec16 = await concurrent(burst, 16, (i) => hit(agent16, url, 'POST', NS_PATH, configMap(`burst-${i}`)));
-    const rawPutsPerSec16 = await concurrent(burst, 16, (i) => client.kv.put({ key: Buffer.from(`/bench/burst-${i}`), value: stored }));
+    const got = await hit(agent, url, 'GET', `${NS_PATH}/bench-get`, undefined, true);
+
+    const createHost = (prefix: string) => (i: number) => hit(agent16, url, 'POST', NS_PATH, configMap(`${prefix}-${i}`));
+    const putRaw = (prefix: string) => (i: number) => client.kv.put({ key: Buffer.from(`/bench/${prefix}-${i}`), value: stored });
+    const floorCreate = (i: number) => hit(agent16, remote.floorUrl, 'POST', NS_PATH, configMap(`floor-${i}`));
+    await remote.setFloorBody(created.bytes, 201);
+    await concurrent(200, 16, createHost('warm'));
+    await concurrent(200, 16, putRaw('warm'));
+    await concurrent(200, 16, floorCreate);
+    // Rates from the total time of each kind over alternating rounds.
+    const rounds = 4;
+    const per = Math.ceil(burst / rounds);
+    const seconds = { create: 0, put: 0, floor: 0 };
+    for (let k = 0; k < rounds; k++) {
+      seconds.create += per / (await concurrent(per, 16, (i) => createHost('burst')(k * per + i)));
+      seconds.put += per / (await concurrent(per, 16, (i) => putRaw('burst')(k * per + i)));
+      seconds.floor += per / (await concurrent(per, 16, floorCreate));
+    }
 
     const getHost = () => hit(agent, url, 'GET', `${NS_PATH}/bench-get`);
     const rangeRaw = () => client.kv.range({ key });
+    const floorGet = () => hit(agent, remote.floorUrl, 'GET', `${NS_PATH}/bench-get`);
+    await remote.setFloorBody(got.bytes, 200);
     await sequential(200, getHost);
     await sequential(200, rangeRaw);
+    await sequential(200, floorGet);
     const gets: number[] = [];
     const ranges: number[] = [];
+    const floors: number[] = [];
     for (let k = 0; k < 10; k++) {
       gets.push(...(await sequential(samples / 10, getHost)));
       ranges.push(...(await sequential(samples / 10, rangeRaw)));
+      floors.push(...(await sequential(samples / 10, floorGet)));
     }
-    return { createsPerSec16, rawPutsPerSec16, getP50: quantile(gets, 0.5), rawRangeP50: quantile(ranges, 0.5) };
+    return {
+      createsPerSec16: (rounds * per) / seconds.create,
+      rawPutsPerSec16: (rounds * per) / seconds.put,
+      floorPerSec16: (rounds * per) / seconds.floor,
+      getP50: quantile(gets, 0.5),
+      rawRangeP50: quantile(ranges, 0.5),
+      floorGetP50: quantile(floors, 0.5),
+    };
   } finally {
     agent.destroy();
     agent16.destroy();
+    await remote.close();
     await host?.stop();
     client.close();
     await cluster.stop();
@@ -73,9 +109,12 @@ export async function runEtcdHostBench(opts: { burst?: number; samples?: number 
 export function formatEtcdHost(r: EtcdHostResult): string {
   const createRatio = r.createsPerSec16 / r.rawPutsPerSec16;
   const getRatio = r.getP50 / r.rawRangeP50;
+  const seriesRate = 1 / (1 / r.rawPutsPerSec16 + 1 / r.floorPerSec16);
   return [
     `--etcd-servers (1 member): creates/s with 16 in flight ${r.createsPerSec16.toFixed(0)} vs raw etcd puts/s ${r.rawPutsPerSec16.toFixed(0)}: ${createRatio.toFixed(2)}x (target >= ${ETCD_CREATE_TARGET}x ${createRatio >= ETCD_CREATE_TARGET ? 'ok' : 'MISSED'})`,
     `  GET ConfigMap p50 ${r.getP50.toFixed(3)} ms vs raw etcd range ${r.rawRangeP50.toFixed(3)} ms: ${getRatio.toFixed(2)}x (target <= ${ETCD_GET_TARGET}x ${getRatio <= ETCD_GET_TARGET ? 'ok' : 'MISSED'})`,
+    // With the HTTP round trip in the floor (decision 0036): a put and a floor request in series, T + range.
+    `  with HTTP in the floor: creates/s vs (put + T in series) ${seriesRate.toFixed(0)}/s: ${(r.createsPerSec16 / seriesRate).toFixed(2)}x (T alone ${r.floorPerSec16.toFixed(0)}/s); GET p50 vs T ${r.floorGetP50.toFixed(3)} + range = ${(r.floorGetP50 + r.rawRangeP50).toFixed(3)} ms: ${(r.getP50 / (r.floorGetP50 + r.rawRangeP50)).toFixed(2)}x`,
   ].join('\n');
 }
 

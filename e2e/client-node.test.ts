@@ -105,9 +105,17 @@ describe('@kubernetes/client-node', () => {
     expect(created.spec?.strategy?.type).toBe('RollingUpdate');
     expect(created.spec?.template.spec?.containers[0].imagePullPolicy).toBe('IfNotPresent');
 
-    const read = await apps.readNamespacedDeployment({ name: 'cn-web', namespace });
-    read.spec!.template.spec!.containers[0].image = 'nginx:1.26';
-    const updated = await apps.replaceNamespacedDeployment({ name: 'cn-web', namespace, body: read });
+    // The deployment controller writes the status meanwhile: read-modify-replace until no
+    // Conflict, as client-go's retry.RetryOnConflict does.
+    let updated: Awaited<ReturnType<typeof apps.replaceNamespacedDeployment>> | undefined;
+    for (let attempt = 0; !updated; attempt++) {
+      const read = await apps.readNamespacedDeployment({ name: 'cn-web', namespace });
+      read.spec!.template.spec!.containers[0].image = 'nginx:1.26';
+      updated = await apps.replaceNamespacedDeployment({ name: 'cn-web', namespace, body: read }).catch((error: unknown) => {
+        if (attempt < 4 && String((error as { code?: number }).code ?? error).includes('409')) return undefined;
+        throw error;
+      });
+    }
     expect(updated.spec?.template.spec?.containers[0].image).toBe('nginx:1.26');
     expect(updated.metadata?.generation).toBe(2);
 

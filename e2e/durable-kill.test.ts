@@ -122,7 +122,10 @@ describe('--data-dir survives kill -9', () => {
         }
       };
       const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-      await new Promise((r) => setTimeout(r, 150 + rand() * 700));
+      // Killed at a random moment once more writes than writers were answered (waiting for them,
+      // not a fixed time: a loaded machine's disk may take that long for a few fsyncs).
+      for (let waited = 0; ackedAfterResume.length <= WRITERS && waited < 30_000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, rand() * 700));
       dead = true;
       await host.kill();
       await Promise.all(writers);

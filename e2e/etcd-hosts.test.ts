@@ -41,6 +41,20 @@ describe('two Node hosts on one etcd cluster', () => {
     }
   });
 
+  it('exposes kube 1.23 storage metrics: etcd request latencies per operation and type, object counts, db size per endpoint', async () => {
+    const [a] = hosts as [HostProcess];
+    expect((await request(`${a.url}${CM}`, 'POST', { metadata: { name: 'metrics-probe' } })).status).toBe(201);
+    expect((await request(`${a.url}${CM}/metrics-probe`, 'GET')).status).toBe(200);
+    const text = await fetch(`${a.url}/metrics`).then((r) => r.text());
+    expect(text).toMatch(/^etcd_request_duration_seconds_count\{operation="create",type="\*core\.ConfigMap"\} [1-9]/m);
+    expect(text).toMatch(/^etcd_request_duration_seconds_bucket\{operation="get",type="\*core\.ConfigMap",le="0\.005"\} \d+$/m);
+    expect(text).toMatch(/^apiserver_storage_objects\{resource="configmaps"\} [1-9]/m);
+    // Polled from each member's status (kube: every 30 s, the first at start).
+    for (const server of cluster!.servers) {
+      expect(text).toMatch(new RegExp(`^etcd_db_total_size_in_bytes\\{endpoint="${server.replace(/\./g, '\\.')}"\\} [1-9]\\d*$`, 'm'));
+    }
+  });
+
   it('a watch and a paged list through one host see the writes through the other, with equal resourceVersions', async () => {
     const [a, b] = hosts as [HostProcess, HostProcess];
     const start = await request(`${b.url}${CM}`, 'GET');
@@ -115,6 +129,11 @@ describe('two Node hosts on one etcd cluster', () => {
     const ready = await fetch(`${a.url}/readyz?verbose`);
     expect(ready.status).toBe(500);
     expect(await ready.text()).toContain('[-]etcd failed: reason withheld');
+    const live = await fetch(`${a.url}/livez?verbose`);
+    expect(live.status).toBe(500);
+    const liveText = await live.text();
+    expect(liveText).toContain('[-]etcd failed: reason withheld\n');
+    expect(liveText.endsWith('livez check failed\n')).toBe(true);
 
     await Promise.all([m1.start(), m2.start()]);
     // Through the other host, started while the members come back: it must see the next write.
@@ -128,5 +147,8 @@ describe('two Node hosts on one etcd cluster', () => {
     const watched = await watching;
     expect(watched.events.at(-1)?.object.metadata.resourceVersion).toBe(created!.body.metadata.resourceVersion);
     expect((await fetch(`${a.url}/readyz`)).status).toBe(200);
+    const liveAgain = await fetch(`${a.url}/livez?verbose`);
+    expect(liveAgain.status).toBe(200);
+    expect(await liveAgain.text()).toContain('[+]etcd ok');
   }, 90_000);
 });

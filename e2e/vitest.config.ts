@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts'],
+    // KP_E2E_STORAGE=etcd: the hosts run on an etcd member started for the run.
+    globalSetup: ['e2e/etcd-global-setup.ts'],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 120_000,

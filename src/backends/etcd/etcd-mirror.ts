@@ -1,6 +1,7 @@
 // One host's view of the etcd prefix: the key index, history window and watch fan-out of the
-// in-process store, filled by a list at one revision and then only by one etcd watch from the
-// next revision (with previous values and progress notifications). kube-apiserver's watch cache
+// in-process store, filled by a list at one revision and then by one etcd watch from the next
+// revision (with progress notifications; previous values come from the index, which holds every
+// key's current value), and by this host's own acknowledged writes when they are next in order. kube-apiserver's watch cache
 // (the cacher) does the same. Its revision is the newest revision up to which every event of the
 // prefix has been applied: an event's mod_revision, or a progress notification's header revision,
 // so a bookmark at it is safe.
@@ -29,7 +30,7 @@ const LIST_PAGE = 1000;
 
 interface WatchResponse {
   header: { revision: string };
-  events: Array<{ type: 'Put' | 'Delete' | string; kv: WireKv; prev_kv?: WireKv | null }>;
+  events: Array<{ type: 'Put' | 'Delete' | string; kv: WireKv }>;
 }
 
 interface WireKv {
@@ -47,6 +48,8 @@ export class EtcdMirror {
   revision = 0;
   private watcher: Watcher | undefined;
   private stopped = false;
+  /** This host's acknowledged writes the mirror has not applied yet, by revision. */
+  private readonly acked = new Map<number, { key: string; kv: KV | undefined }>();
 
   private constructor(
     private readonly kv: EtcdKv,
@@ -100,7 +103,7 @@ export class EtcdMirror {
     this.revision = Math.max(this.revision, rev);
     this.waiters.reached(this.revision);
 
-    const watcher = await this.kv.client.watch().prefix(root.toString()).withPreviousKV().startRevision(String(rev + 1)).create();
+    const watcher = await this.kv.client.watch().prefix(root.toString()).startRevision(String(rev + 1)).create();
     this.watcher = watcher;
     watcher.on('data', (res) => this.apply(res as unknown as WatchResponse));
     watcher.on('error', () => {
@@ -134,33 +137,72 @@ export class EtcdMirror {
       const key = this.kv.storeKey(change.kv.key);
       if (key === undefined) continue;
       const rev = Number(change.kv.mod_revision);
-      if (rev <= this.revision) continue; // already applied (a resumed watch may repeat)
+      if (rev <= this.revision) continue; // already applied (a resumed watch may repeat; a write of this host)
       newest = Math.max(newest, rev);
       if (key === PROGRESS_KEY) continue;
-      const prev = change.prev_kv ? this.decode(change.prev_kv) : undefined;
-      let ev: StoreEvent;
       if (change.type === 'Put') {
         const kv = this.decode(change.kv);
-        if (!kv) continue;
-        this.index.set(kv);
-        ev = { type: 'put', key, rev, value: kv.value, createRev: kv.createRev };
+        if (kv) this.applyChange(key, rev, kv, time, events);
       } else {
-        // The deletion of something this store never held (a foreign value) is nobody's event.
-        if (!prev && !this.index.get(key)) continue;
-        this.index.delete(key);
-        ev = { type: 'delete', key, rev, createRev: prev?.createRev ?? 0 };
+        this.applyChange(key, rev, undefined, time, events);
       }
-      if (prev) {
-        ev.prevValue = prev.value;
-        ev.prevModRev = prev.modRev;
-      }
-      events.push(ev);
-      this.history.append(ev, time);
     }
     const last = res.events.length === 0 ? Number(res.header.revision) : newest;
     if (last > this.revision) this.revision = last;
+    this.applyAcknowledged(time, events);
     this.hub.publish(events);
     this.waiters.reached(this.revision);
+  }
+
+  /**
+   * A write of this host that etcd acknowledged at `rev` (`kv` undefined: a delete). When every
+   * change before it has been applied, it is the next change of the prefix: it is applied now,
+   * without waiting for the watch to bring it back (the watch's copy is then skipped as already
+   * applied). Otherwise it waits here until the changes before it arrive.
+   */
+  acknowledge(rev: number, key: string, kv: KV | undefined): void {
+    if (this.stopped || rev <= this.revision) return;
+    this.acked.set(rev, { key, kv });
+    if (rev !== this.revision + 1) return;
+    const events: StoreEvent[] = [];
+    this.applyAcknowledged(this.now(), events);
+    this.hub.publish(events);
+    this.waiters.reached(this.revision);
+  }
+
+  /** Applies acknowledged writes that directly follow the mirror's revision; drops older ones. */
+  private applyAcknowledged(time: number, events: StoreEvent[]): void {
+    if (this.acked.size === 0) return;
+    for (let next = this.acked.get(this.revision + 1); next; next = this.acked.get(this.revision + 1)) {
+      this.acked.delete(this.revision + 1);
+      this.revision++;
+      this.applyChange(next.key, this.revision, next.kv, time, events);
+    }
+    for (const rev of this.acked.keys()) if (rev <= this.revision) this.acked.delete(rev);
+  }
+
+  /**
+   * One change to the index and history. The previous value is the index's: every change before
+   * this one has been applied, so it holds the key as it was (etcd's prev_kv is not asked for).
+   */
+  private applyChange(key: string, rev: number, kv: KV | undefined, time: number, events: StoreEvent[]): void {
+    const prev = this.index.get(key);
+    let ev: StoreEvent;
+    if (kv) {
+      this.index.set(kv);
+      ev = { type: 'put', key, rev, value: kv.value, createRev: kv.createRev };
+    } else {
+      // The deletion of something this store never held (a foreign value) is nobody's event.
+      if (!prev) return;
+      this.index.delete(key);
+      ev = { type: 'delete', key, rev, createRev: prev.createRev };
+    }
+    if (prev) {
+      ev.prevValue = prev.value;
+      ev.prevModRev = prev.modRev;
+    }
+    events.push(ev);
+    this.history.append(ev, time);
   }
 
   /** A stored object, or undefined for a value this store did not write (skipped, not fatal). */

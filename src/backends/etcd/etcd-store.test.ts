@@ -101,6 +101,59 @@ describe('etcd store', () => {
     expect(seenB[3]!.prevValue).toBe(answers[2]!.value);
   });
 
+  it('two stores writing concurrently deliver the same events, in revision order, with the same previous values', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [await open(prefix), await open(prefix)];
+    const from = Math.max(a.revision, b.revision);
+    const seen: [StoreEvent[], StoreEvent[]] = [[], []];
+    a.watch('/cm/', from, (ev) => seen[0].push(ev));
+    b.watch('/cm/', from, (ev) => seen[1].push(ev));
+    // Creates, then updates and deletes of the same keys, from both stores at once: each store
+    // applies its own acknowledged writes itself when they are next in order, the rest from the watch.
+    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).create(`/cm/ns/k${i}`, obj(`k${i}`))));
+    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? b : a).update(`/cm/ns/k${i}`, () => (i % 3 ? { kind: 'put', encode: obj(`k${i}`, { v: 2 }) } : { kind: 'delete' }))));
+    const last = Math.max(a.revision, b.revision);
+    await Promise.all([a.waitForRevision(last, 5000), b.waitForRevision(last, 5000)]);
+    await settle();
+    expect(seen[0]).toHaveLength(24);
+    expect(seen[1]).toEqual(seen[0]);
+    const revs = seen[0].map((ev) => ev.rev);
+    expect(revs).toEqual([...revs].sort((x, y) => x - y));
+    for (const ev of seen[0].slice(12)) {
+      const created = seen[0].find((c) => c.key === ev.key && c.type === 'put' && c.prevValue === undefined)!;
+      expect(ev.prevValue).toBe(created.value);
+      expect(ev.prevModRev).toBe(created.rev);
+      expect(ev.createRev).toBe(created.rev);
+    }
+    expect(a.count('/cm/')).toBe(8);
+    expect(b.count('/cm/')).toBe(8);
+  });
+
+  it('a store opened again on the same prefix has the same objects and revisions; a watch from before it opened is 410', async () => {
+    const prefix = freshPrefix();
+    const first = await open(prefix);
+    const a = await first.create('/cm/ns/a', obj('a'));
+    const b = await first.create('/cm/ns/b', obj('b'));
+    await first.update('/cm/ns/b', () => ({ kind: 'delete' }));
+    const before = await first.range('/cm/');
+    await first.close();
+
+    const again = await open(prefix);
+    expect(again.revision).toBeGreaterThanOrEqual(before.rev);
+    expect((await again.range('/cm/')).kvs).toEqual(before.kvs);
+    expect(again.count('/cm/')).toBe(1);
+    // Past reads come from etcd, which has not compacted.
+    expect(await again.get('/cm/ns/b', b.modRev)).toEqual(b);
+    expect(await again.get('/cm/ns/a', a.modRev)).toEqual(a);
+    // Its watch window starts where it opened, as kube's watch cache: older resumes are told to relist.
+    expect(() => again.watch('/cm/', a.modRev, () => undefined)).toThrow(StorageError);
+    const seen: StoreEvent[] = [];
+    again.watch('/cm/', again.revision, (ev) => seen.push(ev));
+    const c = await again.create('/cm/ns/c', obj('c'));
+    expect(seen.map((ev) => ev.rev)).toEqual([c.modRev]);
+    expect(c.modRev).toBeGreaterThan(before.rev);
+  });
+
   it('loses no update when two stores increment one key concurrently', async () => {
     const prefix = freshPrefix();
     const [a, b] = [await open(prefix), await open(prefix)];

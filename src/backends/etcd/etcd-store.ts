@@ -10,8 +10,9 @@
 //   counts come from it (the registry asks them synchronously).
 // - Single-key reads and lists go to etcd (linearizable, at a fixed revision for pages and
 //   past reads); etcd's compaction answers 410.
-// - A write is answered once this host's mirror has seen it, so a watch or count here right after
-//   a write includes it, as with the in-process store.
+// - A write is answered once this host's mirror has applied it, so a watch or count here right
+//   after a write includes it, as with the in-process store. The mirror applies a write of its own
+//   host from etcd's answer when every earlier revision is applied (no wait for the watch).
 import {
   StorageError,
   type KV,
@@ -24,6 +25,7 @@ import {
   type WatchHandle,
 } from '../../core/storage/types';
 import { EtcdKv, prefixEnd, type EtcdKvOptions } from './etcd-kv';
+import { EtcdDbSizes } from './etcd-db-size';
 import { EtcdMirror, PROGRESS_KEY } from './etcd-mirror';
 import { fromStored, toStored } from './stored-value';
 
@@ -47,7 +49,7 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<MvccStore> 
   const now = opts.now ?? (() => Date.now());
   try {
     const mirror = await EtcdMirror.start(kv, now);
-    return new EtcdStore(kv, mirror, opts.historyWindowMs ?? 5 * 60_000, opts.compactionIntervalMs ?? 5 * 60_000, now);
+    return new EtcdStore(kv, mirror, opts.historyWindowMs ?? 5 * 60_000, opts.compactionIntervalMs ?? 5 * 60_000, now, new EtcdDbSizes(opts.servers));
   } catch (error) {
     kv.close();
     throw error;
@@ -67,6 +69,7 @@ class EtcdStore implements MvccStore {
     private readonly windowMs: number,
     compactionIntervalMs: number,
     private readonly now: () => number,
+    private readonly dbSizes: EtcdDbSizes,
   ) {
     const trim = setInterval(() => this.compact(), Math.min(Math.max(windowMs / 4, 1000), 60_000));
     this.timers.push(trim);
@@ -195,12 +198,13 @@ class EtcdStore implements MvccStore {
         continue;
       }
       const rev = Number(res.header.revision);
-      // Answered once this host's watches and counts include the write (they are fed by etcd's
-      // watch); the write itself is committed either way.
+      const kv: KV | undefined = stored === undefined ? undefined : { key, value: fromStored(stored, rev), createRev: current ? current.createRev : rev, modRev: rev };
+      // Answered once this host's watches and counts include the write: at once when it is the
+      // next change of the prefix, else when the watch has brought the changes before it. The
+      // write itself is committed either way.
+      this.mirror.acknowledge(rev, key, kv);
       if (rev > this.mirror.revision) await this.mirror.waiters.wait(rev, MIRROR_WAIT_MS).catch(() => undefined);
-      if (stored === undefined) return { prev: current, changed: true };
-      const kv: KV = { key, value: fromStored(stored, rev), createRev: current ? current.createRev : rev, modRev: rev };
-      return { kv, prev: current, changed: true };
+      return kv ? { kv, prev: current, changed: true } : { prev: current, changed: true };
     }
   }
 
@@ -238,10 +242,15 @@ class EtcdStore implements MvccStore {
     }
   }
 
+  storageSizes(): Array<{ endpoint: string; bytes: number }> {
+    return this.dbSizes.current();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.dbSizes.close();
     await this.mirror.stop();
     this.kv.close();
   }

@@ -3,6 +3,7 @@
 import type { ApiServer, ApiServerOptions } from '../api';
 import type { ApiRequest, ApiResponse } from '../types';
 import { openMvccStore } from '../storage/mvcc';
+import { instrumentStore } from '../storage/instrumented-store';
 import { snapshotOf } from '../storage/snapshot';
 import { createMemoryBackend } from '../../backends/memory/memory-backend';
 import { Catalog } from '../registry/catalog';
@@ -57,10 +58,12 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const backend = opts.backend ?? createMemoryBackend();
   // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
   let activeWriters = 0;
-  const mvcc = opts.store ?? (await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen, activeWriters: () => activeWriters }));
+  const store = opts.store ?? (await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen, activeWriters: () => activeWriters }));
   const catalog = new Catalog([...builtinResources]);
   const serving = configureServing(catalog, builtinResources, opts);
-  const observability = createObservability(catalog, mvcc, opts.auditCapacity);
+  const observability = createObservability(catalog, store, opts.auditCapacity);
+  // Every storage call is timed for etcd_request_duration_seconds.
+  const mvcc = instrumentStore(store, observability.observeStorage);
   if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
   const ctx: RegistryContext = { mvcc, catalog, now: opts.clock ? () => opts.clock!.now() : () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
   // kube-controller-manager's --controllers: which in-process controllers run (all when absent).

@@ -12,6 +12,8 @@ import { ApiMetrics, requestLabels } from './metrics';
 import { recordedAuditAnnotations } from '../admission/attributes';
 import { AuditLog, DEFAULT_AUDIT_USER, objectRefOf, responseStatusOf, type AuditEvent, type AuditUser } from './audit';
 import { newUuid } from '../registry/uuid';
+import type { StorageObserver } from '../storage/instrumented-store';
+import { storageTypeNames } from './storage-types';
 
 export interface ObserveDeps {
   catalog: Catalog;
@@ -133,14 +135,17 @@ export interface Observability {
   metrics: ApiMetrics;
   audit: AuditLog;
   metricsResponse(): ApiResponse;
+  /** Records one storage call (etcd_request_duration_seconds). */
+  observeStorage: StorageObserver;
   wrap(handle: Handle): Handle;
 }
 
-interface Countable {
+interface StorageView {
   count(prefix: string): number;
+  storageSizes?(): Array<{ endpoint: string; bytes: number }>;
 }
 
-export function createObservability(catalog: Catalog, store: Countable, auditCapacity?: number): Observability {
+export function createObservability(catalog: Catalog, store: StorageView, auditCapacity?: number): Observability {
   // apiserver_storage_objects: one series per storage key space (`deployments.apps`, `pods`).
   const objectCounts = () => {
     const seen = new Map<string, string>();
@@ -151,11 +156,16 @@ export function createObservability(catalog: Catalog, store: Countable, auditCap
     }
     return [...seen].map(([prefix, resource]) => ({ resource, count: store.count(prefix) }));
   };
-  const metrics = new ApiMetrics(objectCounts);
+  const metrics = new ApiMetrics({ objectCounts, dbSizes: store.storageSizes && (() => store.storageSizes!()) });
+  const typeOf = storageTypeNames(catalog);
   const audit = new AuditLog(auditCapacity);
   return {
     metrics,
     audit,
+    observeStorage: (operation, key, seconds) => {
+      const type = typeOf(key, operation === 'list');
+      if (type) metrics.observeStorage(operation, type, seconds);
+    },
     metricsResponse: () => ({ status: 200, headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }, body: metrics.render() }),
     wrap: (handle) => observeRequests(handle, { catalog, metrics, audit, userOf: (req) => auditUser(userOfRequest(req)), requesterOf: (req) => requesterAuditUser(req) }),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Histogram } from './metrics-registry';
+import { Histogram, formatNumber } from './metrics-registry';
 
 describe('histogram', () => {
   it('writes cumulative bucket counts, sum and count', () => {
@@ -12,6 +12,14 @@ describe('histogram', () => {
       'h_seconds_bucket{verb="GET",le="+Inf"} 5',
       'h_seconds_sum{verb="GET"} 3.15',
       'h_seconds_count{verb="GET"} 5',
+    ]);
+  });
+});
+
+describe('sample values', () => {
+  it('are written as client_golang writes them (Go %g, shortest digits)', () => {
+    expect([0, 1, 20480, 999999, 4624384, 1e6, 0.0001, 0.000123, 0.0000123, 3.15, -2500000, Infinity].map(formatNumber)).toEqual([
+      '0', '1', '20480', '999999', '4.624384e+06', '1e+06', '0.0001', '0.000123', '1.23e-05', '3.15', '-2.5e+06', '+Inf',
     ]);
   });
 });

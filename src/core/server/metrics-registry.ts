@@ -19,12 +19,21 @@ function labelText(labels: Labels, extra?: [string, string]): string {
   return parts.length ? `{${parts.join(',')}}` : '';
 }
 
-/** Go's %g-like formatting for sample values (integers without a fraction, +Inf spelled out). */
-function formatNumber(n: number): string {
+/**
+ * Sample values as client_golang writes them: strconv.FormatFloat(v, 'g', -1, 64), the shortest
+ * digits, in exponent form when the exponent is below -4 or at least 6 (`4.624384e+06`, `1e-05`).
+ */
+export function formatNumber(n: number): string {
   if (n === Infinity) return '+Inf';
   if (n === -Infinity) return '-Inf';
   if (Number.isNaN(n)) return 'NaN';
-  return String(n);
+  if (n === 0) return '0';
+  const [mantissa, exponentText] = Math.abs(n).toExponential().split('e') as [string, string];
+  const exponent = Number(exponentText);
+  // Between those bounds JavaScript's shortest form is Go's plain one.
+  if (exponent >= -4 && exponent < 6) return String(n);
+  const digits = `${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  return `${n < 0 ? '-' : ''}${mantissa}e${digits}`;
 }
 
 /** Series key: label values in the order given. Callers build a metric's labels in one fixed key order. */

@@ -48,6 +48,17 @@ export function requestLabels(info: RequestInfo, contentType: string | undefined
   };
 }
 
+/** etcd_request_duration_seconds buckets of v1.23 (pkg/storage/etcd3/metrics). */
+const STORAGE_DURATION_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 15, 30, 60];
+
+/** What the storage metrics read at scrape time. */
+export interface StorageStats {
+  /** apiserver_storage_objects (resource label: `pods`, `deployments.apps`). */
+  objectCounts(): Array<{ resource: string; count: number }>;
+  /** etcd_db_total_size_in_bytes per endpoint (etcd only). */
+  dbSizes?(): Array<{ endpoint: string; bytes: number }>;
+}
+
 const LONGRUNNING_HELP = 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.';
 
 export class ApiMetrics {
@@ -66,8 +77,22 @@ export class ApiMetrics {
   /** Replaced by apiserver_longrunning_requests in 1.23; still exported, described as deprecated. */
   private longrunningDeprecated = this.registry.register(new Gauge('apiserver_longrunning_gauge', `[ALPHA] (Deprecated since 1.23.0) ${LONGRUNNING_HELP}`), '1.23.0');
 
-  /** `objectCounts` answers apiserver_storage_objects at scrape time (resource label: `pods`, `deployments.apps`). */
-  constructor(objectCounts: () => Array<{ resource: string; count: number }>) {
+  private storageDurations = this.registry.register(
+    new Histogram('etcd_request_duration_seconds', '[ALPHA] Etcd request latency in seconds for each operation and object type.', STORAGE_DURATION_BUCKETS),
+  );
+  /** Per operation and type: its duration series, found with one lookup. */
+  private storageSeries = new Map<string, HistogramSeries>();
+
+  /** A function alone: apiserver_storage_objects at scrape time (tests). */
+  constructor(stats: StorageStats | (() => Array<{ resource: string; count: number }>)) {
+    const { objectCounts, dbSizes } = typeof stats === 'function' ? { objectCounts: stats, dbSizes: undefined } : stats;
+    if (dbSizes) {
+      this.registry.register(
+        new GaugeFunc('etcd_db_total_size_in_bytes', '[ALPHA] Total size of the etcd database file physically allocated in bytes.', () =>
+          dbSizes().map((s) => ({ labels: { endpoint: s.endpoint }, value: s.bytes })),
+        ),
+      );
+    }
     this.registry.register(
       new GaugeFunc('apiserver_storage_objects', '[STABLE] Number of stored objects at the time of last check split by kind.', () =>
         objectCounts().map((c) => ({ labels: { resource: c.resource }, value: c.count })),
@@ -104,6 +129,17 @@ export class ApiMetrics {
     }
     counter.value++;
     this.durations.observeSeries(s.duration, seconds);
+  }
+
+  /** One storage request: `type` is the Go type kube names (`*core.ConfigMap`, `*apps.DeploymentList`). */
+  observeStorage(operation: string, type: string, seconds: number): void {
+    const key = `${operation}|${type}`;
+    let s = this.storageSeries.get(key);
+    if (!s) {
+      s = this.storageDurations.series({ operation, type });
+      this.storageSeries.set(key, s);
+    }
+    this.storageDurations.observeSeries(s, seconds);
   }
 
   requestedDeprecated(info: RequestInfo, removedRelease: string): void {

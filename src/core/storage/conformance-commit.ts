@@ -2,11 +2,11 @@
 // a store over the same durable data.
 
 import { describe, expect, it } from 'vitest';
-import { WINDOW_MS, flush, obj, recorder, storeFactory, summary, values, type MakeBackend, type ReopenBackend } from './conformance-harness';
+import { WINDOW_MS, controlledStoreFactory, flush, obj, recorder, summary, values, type MakeBackend, type ReopenBackend } from './conformance-harness';
 import { StorageError } from './types';
 
 export function commitConformance(makeBackend: MakeBackend, reopen?: ReopenBackend): void {
-  const openStore = storeFactory(makeBackend);
+  const openStore = controlledStoreFactory(makeBackend);
 
   describe('group commit', () => {
     it('coalesces writes issued in one tick into one backend commit', async () => {

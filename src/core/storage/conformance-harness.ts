@@ -70,24 +70,67 @@ export class ManualClock {
 
 export const WINDOW_MS = 60_000;
 
-export interface Opened {
-  store: MvccStore;
-  control: ControlledBackend;
-  clock: ManualClock;
+/** A store the suite opens: fresh and empty (keys of its own), time from `clock`, window WINDOW_MS. */
+export interface StoreTarget {
+  open(clock: ManualClock): Promise<{ store: MvccStore; control?: ControlledBackend }>;
+  /**
+   * The in-process MVCC store over a KvBackend: commits the suite can hold and fail, writes queued
+   * in call order, reads at past revisions answered from the history window (so they expire with
+   * it). A store on etcd has none of these: etcd orders concurrent writes and keeps past revisions
+   * until it compacts them, as kube-apiserver's etcd3 store does.
+   */
+  inProcess: boolean;
 }
 
-/** Opens stores over fresh (or given) backends and closes them after each test. */
-export function storeFactory(makeBackend: MakeBackend) {
+/** The in-process store over fresh backends, each wrapped in a ControlledBackend. */
+export function backendTarget(makeBackend: MakeBackend): StoreTarget {
+  return {
+    inProcess: true,
+    async open(clock) {
+      const control = new ControlledBackend(await makeBackend());
+      return { store: await openMvccStore(control, { historyWindowMs: WINDOW_MS, now: clock.now }), control };
+    },
+  };
+}
+
+export interface Opened {
+  store: MvccStore;
+  /** Present for in-process targets. */
+  control: ControlledBackend | undefined;
+  clock: ManualClock;
+  /**
+   * The store's revision `n` writes after it opened: a fresh in-process store starts at 0, a store
+   * on a shared etcd at etcd's revision (expectations are relative to it).
+   */
+  rev(n: number): number;
+}
+
+/** Opens stores of a target (or over a given backend, for reopening) and closes them after each test. */
+export function storeFactory(target: StoreTarget) {
   const open: MvccStore[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.close()));
   });
   return async (backend?: KvBackend, clock = new ManualClock()): Promise<Opened> => {
-    const control = new ControlledBackend(backend ?? (await makeBackend()));
-    const store = await openMvccStore(control, { historyWindowMs: WINDOW_MS, now: clock.now });
-    open.push(store);
-    return { store, control, clock };
+    const opened = backend ? await backendTarget(() => backend).open(clock) : await target.open(clock);
+    open.push(opened.store);
+    const base = opened.store.revision;
+    return { store: opened.store, control: opened.control, clock, rev: (n) => base + n };
   };
+}
+
+/** For suites that hold and fail commits: the controlled backend is always there. */
+export function controlledStoreFactory(makeBackend: MakeBackend) {
+  const openStore = storeFactory(backendTarget(makeBackend));
+  return async (backend?: KvBackend, clock?: ManualClock): Promise<Opened & { control: ControlledBackend }> => {
+    const opened = await openStore(backend, clock);
+    return { ...opened, control: opened.control! };
+  };
+}
+
+/** The text obj(name, extra) encodes at revision `rev`. */
+export function text(name: string, rev: number, extra: Record<string, unknown> = {}): string {
+  return obj(name, extra)(rev);
 }
 
 /** An encoder whose JSON carries the revision, like metadata.resourceVersion. */

@@ -125,6 +125,11 @@ export interface MvccStore {
   compact(): void;
   /** Backend reachable and writable. */
   healthy(): Promise<boolean>;
+  /**
+   * Size of the database file at each storage endpoint, from its last poll (etcd's status,
+   * kube-apiserver's etcd_db_total_size_in_bytes). Only stores on etcd have it.
+   */
+  storageSizes?(): Array<{ endpoint: string; bytes: number }>;
   close(): Promise<void>;
 }
 
