@@ -1,9 +1,9 @@
-// The cluster clock in the header: the cluster's time, pause / resume, step forward (+1 s, +10 s,
-// +1 min) and the speed. Stepping pauses the clock and answers once the controllers have done
+// The cluster clock in the header: the cluster's time, pause / resume, step forward (+1 s, +10 s)
+// and the speed, kept small so the header stays one line. Stepping pauses the clock and answers once the controllers have done
 // what the step started, so a learner walks a rollout one kubelet delay at a time. Shown only on
 // the browser host (the Node host keeps real time, at its --clock-speed).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Pause, Play, StepForward } from 'lucide-react';
+import { Pause, Play } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { clockAction, NoAdminEndpoints, readClock } from '../../../hosts/sw/page-client';
 import type { ClockAction, HostClock } from '../../../hosts/sw/protocol';
@@ -16,7 +16,6 @@ import './cluster.css';
 const STEPS: ReadonlyArray<[ms: number, label: string]> = [
   [1000, '+1s'],
   [10_000, '+10s'],
-  [60_000, '+1m'],
 ];
 const SPEEDS = [0.5, 1, 2, 5, 10, 60];
 
@@ -49,7 +48,7 @@ export function ClockControls({ apiBase }: { apiBase: string }) {
   const speed = state?.speed ?? 1;
   return (
     <div className="clock-controls" role="group" aria-label="Cluster clock">
-      <span className="clock-time" title="Cluster time (UTC): what the controllers, the kubelets and the timestamps see">
+      <span className={state?.paused ? 'clock-time paused' : 'clock-time'} title={`Cluster time (UTC)${state?.paused ? ', paused' : ''}: what the controllers, the kubelets and the timestamps see`}>
         <span role="timer" data-testid="cluster-time">{now === undefined ? '—' : clusterTime(now)}</span>
         {state?.paused && <span className="clock-paused" data-testid="clock-paused">paused</span>}
       </span>
@@ -64,7 +63,6 @@ export function ClockControls({ apiBase }: { apiBase: string }) {
       )}
       {STEPS.map(([ms, label]) => (
         <button key={ms} type="button" className="clock-button" onClick={() => send({ action: 'step', ms })} disabled={busy} aria-label={`Step the cluster clock forward ${label.slice(1)}`} title={`Pause and move time forward ${label.slice(1)}, timer by timer`}>
-          {ms === 1000 && <StepForward aria-hidden="true" size={14} />}
           {label}
         </button>
       ))}
