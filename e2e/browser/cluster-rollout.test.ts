@@ -135,6 +135,7 @@ describe('a rollout with the clock paused, stepped and resumed', () => {
     const events = page.getByTestId('object-events');
     await expect.poll(() => events.innerText(), { timeout: 20_000 }).toMatch(/ScalingReplicaSet[\s\S]*Scaled up replica set web-\w+ to 3/);
     expect(await page.getByRole('table', { name: 'Conditions' }).innerText()).toMatch(/Available\s+True\s+MinimumReplicasAvailable/);
+    expect(await page.getByTestId('status-fields').innerText()).toMatch(/readyReplicas\s+3/);
     await shots(page, 'deployment-events');
 
     // A pod's events come from the scheduler and its node's kubelet.

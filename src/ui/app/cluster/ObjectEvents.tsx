@@ -24,8 +24,23 @@ export function ObjectFacts({ object }: { object: KubeObject }) {
   const status = (object.status ?? {}) as { conditions?: Condition[] };
   const conditions = Array.isArray(status.conditions) ? status.conditions : [];
   const uid = String(object.metadata?.uid ?? '');
+  // The status's own scalars (phase, IPs, replica counts), as describe prints them above the conditions.
+  const scalars = Object.entries((object.status ?? {}) as Record<string, unknown>).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v));
   return (
     <section className="object-facts" aria-label="Status and events">
+      <h3>Status</h3>
+      {scalars.length > 0 ? (
+        <dl className="paging-facts" aria-label="Status fields" data-testid="status-fields">
+          {scalars.map(([k, v]) => (
+            <div key={k} style={{ display: 'contents' }}>
+              <dt>{k}</dt>
+              <dd>{String(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p className="muted">No status reported{conditions.length ? ' besides the conditions' : ''}.</p>
+      )}
       {conditions.length > 0 && (
         <>
           <h3>Conditions</h3>
