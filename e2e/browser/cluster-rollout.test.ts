@@ -141,7 +141,8 @@ describe('a rollout with the clock paused, stepped and resumed', () => {
     // A pod's events come from the scheduler and its node's kubelet.
     const pod = (JSON.parse((await pageFetch(page, 'api/v1/namespaces/default/pods')).body) as { items: Array<{ metadata: { name: string } }> }).items[0]!.metadata.name;
     await go(page, `#/api/v1/namespaces/default/pods/${pod}`);
-    await expect.poll(() => page.locator('.legend').innerText(), { timeout: 20_000 }).toMatch(/kubelet[\s\S]*kube-controller-manager|kube-controller-manager[\s\S]*kubelet/);
+    await expect.poll(() => page.locator('.legend').innerText(), { timeout: 20_000 }).toMatch(/kube-controller-manager[\s\S]*kubelet/);
+    await shots(page, 'pod-owners');
     await page.getByRole('button', { name: 'Status & events' }).click();
     await expect.poll(() => page.getByTestId('object-events').innerText(), { timeout: 20_000 }).toMatch(/Scheduled\s[\s\S]*default-scheduler/);
     await shots(page, 'pod-events');
@@ -156,5 +157,11 @@ describe('a rollout with the clock paused, stepped and resumed', () => {
     await page.getByRole('button', { name: 'Pause the cluster clock' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('clock-paused').isVisible()).toBe(true);
+  });
+
+  it('offers the cluster lessons', async () => {
+    await go(page, '#/learn/rollout-step-by-step/2');
+    await page.getByRole('heading', { name: /^Step 2 of 6: Create a Deployment of three/ }).waitFor();
+    await shots(page, 'lesson-rollout');
   });
 });
