@@ -34,7 +34,7 @@ function useTicking(clock: HostClock | undefined, readAt: number): number | unde
 export function ClockControls({ apiBase }: { apiBase: string }) {
   const queryClient = useQueryClient();
   const key = clockKey(apiBase);
-  const clock = useQuery({ queryKey: key, queryFn: () => readClock(apiBase), refetchInterval: 10_000 });
+  const clock = useQuery({ queryKey: key, queryFn: () => readClock(apiBase), refetchInterval: 2_000 });
   const now = useTicking(clock.data, clock.dataUpdatedAt);
   const act = useMutation({
     mutationFn: (action: ClockAction) => clockAction(apiBase, action),
