@@ -53,7 +53,7 @@ export function ClockControls({ apiBase }: { apiBase: string }) {
         {state?.paused && <span className="clock-paused" data-testid="clock-paused">paused</span>}
       </span>
       {state?.paused ? (
-        <button type="button" className="clock-button" onClick={() => send({ action: 'resume' })} disabled={busy} aria-label="Resume the cluster clock" title="Resume: time runs again">
+        <button type="button" className="clock-button clock-resume" onClick={() => send({ action: 'resume' })} disabled={busy} aria-label="Resume the cluster clock" title="Resume: time runs again">
           <Play aria-hidden="true" size={14} />
         </button>
       ) : (
@@ -62,7 +62,7 @@ export function ClockControls({ apiBase }: { apiBase: string }) {
         </button>
       )}
       {STEPS.map(([ms, label]) => (
-        <button key={ms} type="button" className="clock-button" onClick={() => send({ action: 'step', ms })} disabled={busy} aria-label={`Step the cluster clock forward ${label.slice(1)}`} title={`Pause and move time forward ${label.slice(1)}, timer by timer`}>
+        <button key={ms} type="button" className={ms === 1000 ? 'clock-button' : 'clock-button clock-big-step'} onClick={() => send({ action: 'step', ms })} disabled={busy} aria-label={`Step the cluster clock forward ${label.slice(1)}`} title={`Pause and move time forward ${label.slice(1)}, timer by timer`}>
           {label}
         </button>
       ))}
