@@ -71,6 +71,12 @@ describe('a rollout with the clock paused, stepped and resumed', () => {
     await delay.fill('2s');
   });
 
+  it('lists the simulated nodes as Ready', async () => {
+    await go(page, '#/api/v1/nodes');
+    await expect.poll(async () => (await tableRows(page)).map((r) => `${r.NAME} ${r.STATUS}`), { timeout: 20_000 }).toEqual(['node-1 Ready', 'node-2 Ready', 'node-3 Ready']);
+    await shots(page, 'nodes');
+  });
+
   it('holds new pods at ContainerCreating while the clock is paused, runs them after a step', async () => {
     await page.getByRole('button', { name: 'Pause the cluster clock' }).click();
     await expect.poll(() => page.getByTestId('clock-paused').isVisible()).toBe(true);

@@ -9,6 +9,7 @@ import { clockAction, NoAdminEndpoints, readClock } from '../../../hosts/sw/page
 import type { ClockAction, HostClock } from '../../../hosts/sw/protocol';
 import { clusterTime } from './clock-format';
 import { clockKey } from './cluster-now';
+import { hostSettingsKey } from '../SettingsPanel';
 import './cluster.css';
 
 
@@ -38,7 +39,11 @@ export function ClockControls({ apiBase }: { apiBase: string }) {
   const now = useTicking(clock.data, clock.dataUpdatedAt);
   const act = useMutation({
     mutationFn: (action: ClockAction) => clockAction(apiBase, action),
-    onSuccess: (answer) => queryClient.setQueryData(key, answer),
+    onSuccess: (answer, action) => {
+      queryClient.setQueryData(key, answer);
+      // The worker keeps a new speed with the settings: the Settings form must not put the old one back.
+      if (action.action === 'speed') void queryClient.invalidateQueries({ queryKey: hostSettingsKey(apiBase) });
+    },
   });
   // The Node host has no clock endpoint: nothing to control there.
   if (clock.error instanceof NoAdminEndpoints) return null;
