@@ -154,6 +154,17 @@ describe('a rollout with the clock paused, stepped and resumed', () => {
     await shots(page, 'pod-events');
   });
 
+  it('shows kube-scheduler as the manager of an unschedulable pod’s condition, with its FailedScheduling event', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nowhere' }, spec: { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'c', image: 'nginx' }] } };
+    expect((await pageFetch(page, 'api/v1/namespaces/default/pods', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(pod) })).status).toBe(201);
+    await go(page, '#/api/v1/namespaces/default/pods/nowhere');
+    await expect.poll(() => page.locator('.legend').innerText(), { timeout: 20_000 }).toContain('kube-scheduler');
+    await shots(page, 'pod-unschedulable-owners');
+    await page.getByRole('button', { name: 'Status & events' }).click();
+    await expect.poll(() => page.getByTestId('object-events').innerText(), { timeout: 20_000 }).toMatch(/FailedScheduling[\s\S]*0\/3 nodes are available: 3 node\(s\) didn't match Pod's node affinity\/selector/);
+    await shots(page, 'pod-unschedulable-events');
+  });
+
   it('resumes: cluster time runs again', async () => {
     await page.getByRole('button', { name: 'Resume the cluster clock' }).click();
     await expect.poll(() => page.getByTestId('clock-paused').count()).toBe(0);
