@@ -4,7 +4,7 @@
 // (`deployment`, `replicaset`, `endpoint`, `endpointslice`); `nodes`, `kubelet` and `scheduler`
 // stand for the simulated nodes, their kubelets and kube-scheduler.
 import type { Handle } from './client';
-import { RealClock, VirtualClock, type Clock } from './clock';
+import { RealClock, isSteppable, type Clock } from './clock';
 import { ControllerContext, DEFAULT_CLUSTER, type ClusterOptions, type Controller } from './controller';
 import { NodeSimulator } from './nodes';
 import { KubeletSimulator } from './kubelet';
@@ -103,12 +103,13 @@ export class ClusterControllers {
   }
 
   /**
-   * Virtual clock only: moves time forward by `ms`, timer by timer, letting the controllers
-   * finish what each step started before the next.
+   * A steppable clock only (the tests' VirtualClock, the playground's paused PlaygroundClock):
+   * moves time forward by `ms`, timer by timer, letting the controllers finish what each step
+   * started before the next — so a pod made ready at 1 s gets its successor's delay from 1 s.
    */
   async advance(ms: number): Promise<void> {
     const clock = this.clock;
-    if (!(clock instanceof VirtualClock)) throw new Error('advance needs a VirtualClock');
+    if (!isSteppable(clock)) throw new Error('advance needs a steppable clock');
     const target = clock.now() + ms;
     await this.runUntilIdle();
     for (;;) {

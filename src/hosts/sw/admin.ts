@@ -2,8 +2,8 @@
 // errors for the page), revision (the store's and the storage state, for the page to poll),
 // memory (go on in memory after a storage failure), reset (empty cluster with
 // the default namespaces), export (YAML download) and import (YAML upload onto a reset cluster),
-// settings (runtime config, feature gates, access control: applying them restarts the API) and
-// audit (recent events). They live in the worker so that every tab sees one state and the page
+// settings (runtime config, feature gates, access control, the simulated cluster: applying them
+// restarts the API), clock (pause, step, resume, speed of cluster time) and audit (recent events). They live in the worker so that every tab sees one state and the page
 // needs no knowledge of the core.
 import { PROTOCOL_VERSION, type HostRevision, type HostStatus } from './protocol';
 import type { ApiRuntime } from './api-runtime';
@@ -14,6 +14,7 @@ import type { SettingsStore } from './settings-store';
 import { isStream } from '../../core/types';
 import { bodyText } from '../../core/codec/json';
 import { applySettings, currentSettings } from './settings-apply';
+import type { ClockAdmin } from './clock-admin';
 
 /** True in bench builds only (vite.config.ts); absent when the worker's code runs under vitest. */
 declare const __KP_BENCH__: boolean | undefined;
@@ -25,7 +26,7 @@ const AUDIT_PAGE_MAX = 500;
 const json = (value: unknown, status = 200): Response =>
   new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
 
-export async function handleAdmin(action: string, request: Request, runtime: ApiRuntime, build: string, settings?: SettingsStore): Promise<Response> {
+export async function handleAdmin(action: string, request: Request, runtime: ApiRuntime, build: string, settings?: SettingsStore, clock?: ClockAdmin): Promise<Response> {
   if (BENCH_BUILD && action.startsWith('bench/')) {
     const floor = await benchFloor(action, new URL(request.url).searchParams, request);
     if (floor) return floor;
@@ -70,6 +71,20 @@ export async function handleAdmin(action: string, request: Request, runtime: Api
       const answer = await applySettings(runtime, settings, input);
       // Refused settings are a 422, with the start-up error as the message, like a Status.
       return json(answer.error ? { ...answer, message: answer.error } : answer, answer.error ? 422 : 200);
+    }
+    case 'GET clock':
+      if (!clock) break;
+      return json(await clock.read());
+    case 'POST clock': {
+      if (!clock) break;
+      let input: unknown;
+      try {
+        input = JSON.parse(await request.text());
+      } catch {
+        return hostStatus(400, 'BadRequest', 'a clock action must be a JSON object');
+      }
+      const answer = await clock.act(input);
+      return typeof answer === 'string' ? hostStatus(400, 'BadRequest', answer) : json(answer);
     }
     case 'GET timeline': {
       // Every revision the worker recorded of the object with this uid, oldest first.

@@ -1,7 +1,7 @@
 // The page's side of the browser host: register the worker, wait until it controls the page,
 // check protocol versions, and read the host status. A worker from another deployment with an
 // incompatible protocol is updated and the page reloads once the new one has taken over.
-import { ADMIN_PREFIX, PROTOCOL_VERSION, normalizeBase, type HostRevision, type HostSettings, type HostStatus, type PageMessage, type SettingsAnswer, type WorkerMessage } from './protocol';
+import { ADMIN_PREFIX, PROTOCOL_VERSION, normalizeBase, type ClockAction, type HostClock, type HostRevision, type HostSettings, type HostStatus, type PageMessage, type SettingsAnswer, type WorkerMessage } from './protocol';
 import type { AuditEvent } from '../../core/server/audit';
 
 // Pages serve admission webhooks on their own origin (see webhook-transport.ts for the worker side).
@@ -102,4 +102,18 @@ export async function readAuditEvents(base: string, limit = 200): Promise<AuditE
   const { status, data } = await adminJson<{ events?: AuditEvent[]; message?: string }>(base, `audit?limit=${limit}`);
   if (status !== 200) throw new Error(data.message ?? `audit: HTTP ${status}`);
   return data.events ?? [];
+}
+
+/** The cluster clock (time, pause, speed); NoAdminEndpoints on a host without one (the Node host keeps real time). */
+export async function readClock(base: string): Promise<HostClock> {
+  const { status, data } = await adminJson<HostClock & { message?: string }>(base, 'clock');
+  if (status !== 200) throw new Error(data.message ?? `clock: HTTP ${status}`);
+  return data;
+}
+
+/** Pauses, resumes, steps (the controllers settle before it answers) or changes the speed of the cluster clock. */
+export async function clockAction(base: string, action: ClockAction): Promise<HostClock> {
+  const { status, data } = await adminJson<HostClock & { message?: string }>(base, 'clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(action) });
+  if (status !== 200) throw new Error(data.message ?? `clock: HTTP ${status}`);
+  return data;
 }

@@ -7,7 +7,7 @@
  * that meets a worker with another version asks it to update and reloads once the new one
  * controls the page.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The IndexedDB database holding the cluster state. */
 export const DB_NAME = 'kube-playground';
@@ -70,9 +70,46 @@ export interface HostSettings {
   accessControl: AccessControlMode;
   /** `--history-window` (a Go duration, e.g. `30s`); empty for the default of 5 minutes. */
   historyWindow: string;
+  /** The simulated cluster (nodes, kubelets, scheduler, workload controllers) runs; off, only the API's own controllers do. */
+  clusterOn: boolean;
+  /** kube-controller-manager's `--controllers` (`*`, `*,-deployment`). */
+  controllers: string;
+  /** `--nodes`, `--node-cpu`, `--node-memory`, `--kubelet-delay` (a Go duration), `--clock-speed`, as the Node host takes them. */
+  nodes: number;
+  nodeCpu: string;
+  nodeMemory: string;
+  kubeletDelay: string;
+  clockSpeed: number;
 }
 
-export const DEFAULT_HOST_SETTINGS: HostSettings = { runtimeConfig: '', featureGates: '', accessControl: 'off', historyWindow: '' };
+export const DEFAULT_HOST_SETTINGS: HostSettings = {
+  runtimeConfig: '',
+  featureGates: '',
+  accessControl: 'off',
+  historyWindow: '',
+  clusterOn: true,
+  controllers: '*',
+  nodes: 3,
+  nodeCpu: '4',
+  nodeMemory: '8Gi',
+  kubeletDelay: '1s',
+  clockSpeed: 1,
+};
+
+/** The cluster clock as `GET|POST clock` answers it (cluster time in ms since the epoch). */
+export interface HostClock {
+  now: number;
+  paused: boolean;
+  speed: number;
+  /** Timers waiting on the clock (kubelet delays, deadlines, lease renewals). */
+  timers: number;
+  nextTimerAt?: number;
+  /** Whether the simulated cluster runs (a step with none only moves time). */
+  cluster: boolean;
+}
+
+/** What `POST clock` takes: pause, resume, step forward by `ms` (the clock stays paused), or a new speed. */
+export type ClockAction = { action: 'pause' } | { action: 'resume' } | { action: 'step'; ms: number } | { action: 'speed'; speed: number };
 
 /** The answer of `GET|PUT settings`: the settings in force, and why new ones were refused. */
 export interface SettingsAnswer {

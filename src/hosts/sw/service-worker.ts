@@ -13,6 +13,8 @@ import { WATCH_LIMITS } from './settings';
 import { createSettingsStore } from './settings-store';
 import { startupOptions } from './settings-apply';
 import { WebhookClientRegistry } from './webhook-registry';
+import { createClockAdmin } from './clock-admin';
+import { PlaygroundClock } from '../../core/controllers/clock';
 import { createSwWebhookTransport, handleWebhookMessage, type WebhookClients } from './webhook-transport';
 
 declare const self: ServiceWorkerScopeLike;
@@ -34,12 +36,16 @@ const webhookTransport = createSwWebhookTransport({
   clients: self.clients as unknown as WebhookClients,
   fetch: (url, init) => fetch(url, init),
 });
+// One cluster clock for the worker's life: a settings restart keeps cluster time (and a pause) going.
+const clock = new PlaygroundClock();
 const runtime = createApiRuntime({
   dbName: DB_NAME,
-  // controllers '*': the page's cluster lives (simulated nodes, scheduler, workload controllers).
-  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host, webhookTransport, localWebhookOrigins: [new URL(BASE_URL).origin], controllers: '*' },
-  settings: () => startupOptions(settingsStore, (error) => console.warn(error)),
+  // The saved settings choose the simulated cluster (on by default: nodes, scheduler, workload
+  // controllers) and its clock speed.
+  api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host, webhookTransport, localWebhookOrigins: [new URL(BASE_URL).origin] },
+  settings: () => startupOptions(settingsStore, (error) => console.warn(error), clock),
 });
+const clockAdmin = createClockAdmin(runtime, clock, settingsStore);
 
 self.addEventListener('install', (event) => {
   // A new deployment takes over at once; the page reloads itself when the protocol changed.
@@ -74,7 +80,7 @@ self.addEventListener('fetch', (event) => {
 
 async function answer(event: FetchEventLike, path: string, search: string): Promise<Response> {
   try {
-    if (path.startsWith(ADMIN_PREFIX)) return await handleAdmin(path.slice(ADMIN_PREFIX.length), event.request, runtime, BUILD, settingsStore);
+    if (path.startsWith(ADMIN_PREFIX)) return await handleAdmin(path.slice(ADMIN_PREFIX.length), event.request, runtime, BUILD, settingsStore, clockAdmin);
     const apiReq = await toApiRequest(event.request, path + search);
     if ('tooLarge' in apiReq) return hostStatus(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${apiReq.limit}`);
     restoreBridgedUserAgent(apiReq.headers);

@@ -48,7 +48,7 @@ describe('checkSettings', () => {
   it('accepts the flag syntax and reports feature-gate warnings', () => {
     expect(checkSettings({ runtimeConfig: 'batch/v1beta1=false', featureGates: 'WatchBookmark=true', accessControl: 'RBAC' })).toEqual({
       ok: true,
-      settings: { runtimeConfig: 'batch/v1beta1=false', featureGates: 'WatchBookmark=true', accessControl: 'RBAC', historyWindow: '' },
+      settings: { ...DEFAULT_HOST_SETTINGS, runtimeConfig: 'batch/v1beta1=false', featureGates: 'WatchBookmark=true', accessControl: 'RBAC', historyWindow: '' },
       warnings: ['Setting GA feature gate WatchBookmark=true. It will be removed in a future release.'],
     });
   });
@@ -103,7 +103,7 @@ describe('applying settings', () => {
     await runtime.close();
     const next = setup(indexedDB);
     expect((await get(next.runtime, '/apis/batch/v1beta1')).status).toBe(404);
-    expect((await currentSettings(next.store)).settings).toEqual({ runtimeConfig: 'batch/v1beta1=false', featureGates: 'APIListChunking=false', accessControl: 'off', historyWindow: '' });
+    expect((await currentSettings(next.store)).settings).toEqual({ ...DEFAULT_HOST_SETTINGS, runtimeConfig: 'batch/v1beta1=false', featureGates: 'APIListChunking=false', accessControl: 'off', historyWindow: '' });
     await next.runtime.close();
 
     const memStore = createSettingsStore({ dbName: 's', indexedDB: { open: () => { throw new DOMException('denied', 'SecurityError'); } } as unknown as IDBFactory });
@@ -122,13 +122,13 @@ describe('admin endpoints', () => {
 
   it('GET/PUT settings answer the settings in force; a refusal is a 422 with the start-up error', async () => {
     const rt = setup();
-    expect(await (await call(rt, 'GET', 'settings')).json()).toEqual({ settings: { runtimeConfig: '', featureGates: '', accessControl: 'off', historyWindow: '' }, warnings: [] });
+    expect(await (await call(rt, 'GET', 'settings')).json()).toEqual({ settings: { ...DEFAULT_HOST_SETTINGS, runtimeConfig: '', featureGates: '', accessControl: 'off', historyWindow: '' }, warnings: [] });
     const bad = await call(rt, 'PUT', 'settings', JSON.stringify({ runtimeConfig: 'batch/v1beta1=maybe' }));
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { message: string }).message).toBe('invalid argument "batch/v1beta1=maybe" for "--runtime-config" flag: invalid value of batch/v1beta1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax');
     const ok = await call(rt, 'PUT', 'settings', JSON.stringify({ runtimeConfig: 'batch/v1beta1=false', featureGates: '', accessControl: 'RBAC' }));
     expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { settings: unknown }).settings).toEqual({ runtimeConfig: 'batch/v1beta1=false', featureGates: '', accessControl: 'RBAC', historyWindow: '' });
+    expect(((await ok.json()) as { settings: unknown }).settings).toEqual({ ...DEFAULT_HOST_SETTINGS, runtimeConfig: 'batch/v1beta1=false', featureGates: '', accessControl: 'RBAC', historyWindow: '' });
     await rt.runtime.close();
   });
 

@@ -9,6 +9,8 @@ import { invalidFlagArgument, parseRuntimeConfig, StartupError } from '../../cor
 import { parseFeatureGates } from '../../core/server/runtime-config-gates';
 import { parseHistoryWindow } from '../../core/server/history-window';
 import type { ApiRuntime } from './api-runtime';
+import type { PlaygroundClock } from '../../core/controllers/clock';
+import { checkClusterSettings, clusterOptionsFor } from './cluster-settings';
 import type { SettingsStore } from './settings-store';
 import { DEFAULT_HOST_SETTINGS, type HostSettings, type SettingsAnswer } from './protocol';
 
@@ -42,12 +44,15 @@ export function checkSettings(input: unknown): CheckedSettings {
     const parsed = checkFlag('history-window', window, parseHistoryWindow);
     if (!parsed.ok) return parsed;
   }
-  return { ok: true, settings: { runtimeConfig: runtimeConfig.trim(), featureGates: featureGates.trim(), accessControl, historyWindow: window }, warnings: gates.value.warnings };
+  const cluster = checkClusterSettings(raw);
+  if (!cluster.ok) return cluster;
+  return { ok: true, settings: { runtimeConfig: runtimeConfig.trim(), featureGates: featureGates.trim(), accessControl, historyWindow: window, ...cluster.settings }, warnings: gates.value.warnings };
 }
 
 /** The core options for settings: no authenticator in either mode, so the page is always the admin. */
-export function apiOptionsFor(settings: HostSettings): Pick<ApiServerOptions, 'runtimeConfig' | 'featureGates' | 'authorization' | 'historyWindowMs'> {
+export function apiOptionsFor(settings: HostSettings): Pick<ApiServerOptions, 'runtimeConfig' | 'featureGates' | 'authorization' | 'historyWindowMs' | 'controllers' | 'cluster'> {
   return {
+    ...clusterOptionsFor(settings),
     runtimeConfig: settings.runtimeConfig || undefined,
     featureGates: settings.featureGates || undefined,
     authorization: settings.accessControl === 'RBAC' ? 'RBAC' : 'AlwaysAllow',
@@ -58,13 +63,15 @@ export function apiOptionsFor(settings: HostSettings): Pick<ApiServerOptions, 'r
 /**
  * The options for the next start from the store. Saved settings that no longer pass (a newer
  * build dropped a gate) are not allowed to keep the API from starting: the defaults apply and
- * `onInvalid` hears why.
+ * `onInvalid` hears why. The worker's one clock (kept across restarts, so cluster time goes on)
+ * takes the saved speed and is handed to the server.
  */
-export async function startupOptions(store: SettingsStore, onInvalid: (error: string) => void): Promise<ReturnType<typeof apiOptionsFor>> {
+export async function startupOptions(store: SettingsStore, onInvalid: (error: string) => void, clock?: PlaygroundClock): Promise<ReturnType<typeof apiOptionsFor> & Pick<ApiServerOptions, 'clock'>> {
   const checked = checkSettings(await store.load());
-  if (checked.ok) return apiOptionsFor(checked.settings);
-  onInvalid(`saved settings ignored: ${checked.error}`);
-  return apiOptionsFor(DEFAULT_HOST_SETTINGS);
+  if (!checked.ok) onInvalid(`saved settings ignored: ${checked.error}`);
+  const settings = checked.ok ? checked.settings : DEFAULT_HOST_SETTINGS;
+  clock?.setSpeed(settings.clockSpeed);
+  return { ...apiOptionsFor(settings), ...(clock ? { clock } : {}) };
 }
 
 /** The settings in force, for `GET settings`. */

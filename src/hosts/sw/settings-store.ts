@@ -49,6 +49,13 @@ function withDefaults(saved: unknown): HostSettings {
     featureGates: typeof s.featureGates === 'string' ? s.featureGates : DEFAULT_HOST_SETTINGS.featureGates,
     accessControl: s.accessControl === 'RBAC' ? 'RBAC' : DEFAULT_HOST_SETTINGS.accessControl,
     historyWindow: typeof s.historyWindow === 'string' ? s.historyWindow : DEFAULT_HOST_SETTINGS.historyWindow,
+    clusterOn: typeof s.clusterOn === 'boolean' ? s.clusterOn : DEFAULT_HOST_SETTINGS.clusterOn,
+    controllers: typeof s.controllers === 'string' ? s.controllers : DEFAULT_HOST_SETTINGS.controllers,
+    nodes: typeof s.nodes === 'number' ? s.nodes : DEFAULT_HOST_SETTINGS.nodes,
+    nodeCpu: typeof s.nodeCpu === 'string' ? s.nodeCpu : DEFAULT_HOST_SETTINGS.nodeCpu,
+    nodeMemory: typeof s.nodeMemory === 'string' ? s.nodeMemory : DEFAULT_HOST_SETTINGS.nodeMemory,
+    kubeletDelay: typeof s.kubeletDelay === 'string' ? s.kubeletDelay : DEFAULT_HOST_SETTINGS.kubeletDelay,
+    clockSpeed: typeof s.clockSpeed === 'number' ? s.clockSpeed : DEFAULT_HOST_SETTINGS.clockSpeed,
   };
 }
 

@@ -23,6 +23,7 @@ import { DEFAULT_LIST_LIMIT } from '../lib/routes';
 import { scheduleInFrame } from '../lib/watch-store';
 import { Welcome } from './Welcome';
 import { PresenterToggle } from './PresenterToggle';
+import { ClockControls } from './cluster/ClockControls';
 import { Cable, GraduationCap, HeartPulse, House, ScrollText, Settings, SquareTerminal, Webhook } from 'lucide-react';
 import './theme.css';
 
@@ -121,6 +122,7 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
             </a>
           ))}
         </nav>
+        <ClockControls apiBase={apiBase} />
         <PresenterToggle />
         <IdentitySwitcher identity={identity} onChange={onIdentity} accessControl={settings.data?.settings.accessControl} />
       </header>

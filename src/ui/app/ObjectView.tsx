@@ -13,6 +13,7 @@ import { ErrorBox } from './ErrorBox';
 import { OwnershipGutter } from './OwnershipGutter';
 import { ObjectTimeline } from './ObjectTimeline';
 import { WriteActions } from './WriteActions';
+import { ObjectFacts } from './cluster/ObjectEvents';
 
 interface ObjectMeta {
   deletionTimestamp?: string;
@@ -26,7 +27,7 @@ export function ObjectView({ target, namespace, name }: { target: ResourceRef; n
   const object = useQuery({ queryKey: key, queryFn: () => client.get(target, namespace, name) });
   const discovery = useQuery({ queryKey: ['discovery', client.apiBase], queryFn: () => client.discover(), staleTime: 30_000 });
   const [showRaw, setShowRaw] = useState(false);
-  const [pane, setPane] = useState<'live' | 'history'>('live');
+  const [pane, setPane] = useState<'live' | 'history' | 'events'>('live');
   const [conflicts, setConflicts] = useState<StatusCause[]>([]);
   const [watchError, setWatchError] = useState<unknown>(null);
   const settled = useRef(false);
@@ -87,8 +88,13 @@ export function ObjectView({ target, namespace, name }: { target: ResourceRef; n
             <button type="button" aria-pressed={pane === 'history'} onClick={() => setPane('history')} disabled={!live}>
               History
             </button>
+            <button type="button" aria-pressed={pane === 'events'} onClick={() => setPane('events')} disabled={!live}>
+              Status &amp; events
+            </button>
           </div>
-          {pane === 'history' && live ? (
+          {pane === 'events' && live ? (
+            <ObjectFacts object={live} />
+          ) : pane === 'history' && live ? (
             <ObjectTimeline adminBase={`${client.apiBase.replace(/\/?$/, '/')}__playground/`} uid={String(live.metadata?.uid ?? '')} resourceVersion={String(live.metadata?.resourceVersion ?? '')} apiVersion={String(live.apiVersion ?? '')} kind={String(live.kind ?? '')} />
           ) : view ? (
             <>

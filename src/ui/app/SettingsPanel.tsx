@@ -1,5 +1,6 @@
 // The browser host's API settings, as kube-apiserver's flags: --runtime-config, --feature-gates,
-// the access control mode and --history-window (how long watches can resume; 410 Gone after).
+// the access control mode and --history-window (how long watches can resume; 410 Gone after);
+// and the simulated cluster's, as the Node host's (--controllers, nodes, kubelet delay, clock).
 // Applying them restarts the API over the same storage (objects kept), shows progress, then the
 // result or the start-up error (the old settings stay in force); every view reloads, so a
 // switched-off group/version leaves the resource tree.
@@ -9,6 +10,7 @@ import type { AccessControlMode, HostSettings, SettingsAnswer } from '../../host
 import { readSettings, writeSettings } from '../../hosts/sw/page-client';
 import { ErrorBox } from './ErrorBox';
 import { WarningsList } from './Warnings';
+import { ClusterSettingsFields } from './cluster/ClusterSettingsFields';
 
 export const hostSettingsKey = (apiBase: string) => ['host-settings', apiBase];
 
@@ -39,7 +41,7 @@ export function SettingsPanel({ apiBase }: { apiBase: string }) {
       const answer = await writeSettings(apiBase, form);
       if (!answer.error) {
         queryClient.setQueryData(hostSettingsKey(apiBase), answer);
-        // A restarted API may serve other group/versions: every view reads afresh.
+        // A restarted API may serve other group/versions (and the clock another speed): every view reads afresh.
         void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== hostSettingsKey(apiBase)[0] });
       }
       setOutcome({ state: 'done', answer });
@@ -75,6 +77,7 @@ export function SettingsPanel({ apiBase }: { apiBase: string }) {
             <option value="RBAC">RBAC (roles and bindings enforced; this page stays an admin)</option>
           </select>
         </label>
+        <ClusterSettingsFields form={form} set={set} />
         <div className="toolbar">
           <button type="submit" className="primary" disabled={outcome.state === 'applying'}>
             Apply
@@ -108,6 +111,10 @@ export function SettingsPanel({ apiBase }: { apiBase: string }) {
           <dd data-testid="in-force-access-control">{inForce.accessControl === 'RBAC' ? 'RBAC' : 'off (AlwaysAllow)'}</dd>
           <dt>history window</dt>
           <dd data-testid="in-force-history-window">{inForce.historyWindow || '5m (default)'}</dd>
+          <dt>simulated cluster</dt>
+          <dd data-testid="in-force-cluster">
+            {inForce.clusterOn ? `--controllers=${inForce.controllers} --nodes=${inForce.nodes} --node-cpu=${inForce.nodeCpu} --node-memory=${inForce.nodeMemory} --kubelet-delay=${inForce.kubeletDelay} --clock-speed=${inForce.clockSpeed}` : 'off'}
+          </dd>
         </dl>
       )}
     </section>

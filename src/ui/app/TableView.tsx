@@ -32,6 +32,8 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector, l
   // page follows the watch as the first one does.
   const setPageIndex = (index: number) => onPaging({ limit, pageIndex: index });
   const [selectorDraft, setSelectorDraft] = useState(labelSelector);
+  // Pods read best with their node and IP (where the scheduler put them), as `-o wide` prints.
+  const [wide, setWide] = useState(target.resource === 'pods');
   const key = ['table', client.apiBase, target.group, target.version, target.resource, namespace ?? '', labelSelector, limit, pageIndex];
   const page = useQuery({ queryKey: key, queryFn: () => walkToPage(pageIndex, (token) => client.tablePage(target, { namespace, limit, continue: token, labelSelector: labelSelector || undefined })), placeholderData: keepPreviousData });
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['table', client.apiBase, target.group, target.version, target.resource] }), [queryClient, client, target.group, target.version, target.resource]);
@@ -65,6 +67,9 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector, l
             {LIST_LIMITS.map((n) => <option key={n}>{n}</option>)}
           </select>
         </label>
+        <label title="Also the columns kubectl prints only with -o wide">
+          <input type="checkbox" checked={wide} onChange={(e) => setWide(e.target.checked)} /> <code>-o wide</code>
+        </label>
       </form>
       <NewObjectForm target={target} namespace={namespace} />
       <ErrorBox error={page.error} />
@@ -84,7 +89,7 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector, l
             <button type="button" disabled={!page.data.continue} onClick={() => setPageIndex(page.data.pageIndex + 1)}>Next page</button>
             {page.isFetching && <span aria-busy="true"> refreshing…</span>}
           </div>
-          <VirtualRows columns={page.data.columns} rows={rows} objectLink={objectLink} />
+          <VirtualRows columns={page.data.columns} rows={rows} objectLink={objectLink} wide={wide} />
         </>
       )}
       {/* The watch starts with the same list: the same refusal is said once. */}

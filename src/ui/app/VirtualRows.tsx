@@ -15,9 +15,11 @@ export interface VirtualRowsProps {
   rows: TableRow[];
   /** The link for a row's name cell. */
   objectLink(name: string, namespace?: string): string;
+  /** Show the priority > 0 columns too, as `kubectl get -o wide` (a pod's IP and node). */
+  wide?: boolean;
 }
 
-export const VirtualRows = memo(function VirtualRows({ columns, rows, objectLink }: VirtualRowsProps) {
+export const VirtualRows = memo(function VirtualRows({ columns, rows, objectLink, wide = false }: VirtualRowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ firstRow: 0, height: 400 });
   // The last viewport asked for, so an unchanged measurement schedules nothing: even a no-op
@@ -45,7 +47,8 @@ export const VirtualRows = memo(function VirtualRows({ columns, rows, objectLink
     };
   }, [measure]);
   const nameColumn = columns.findIndex((c) => c.format === 'name');
-  const shown = columns.filter((c) => !c.priority);
+  const hidden = (c: TableColumn) => Boolean(c.priority) && !wide;
+  const shown = columns.filter((c) => !hidden(c));
   const range = visibleRange(viewport.firstRow * ROW_HEIGHT, viewport.height, ROW_HEIGHT, rows.length);
   return (
     <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Rows (scroll)" onScroll={(e) => measure(e.currentTarget)}>
@@ -62,7 +65,7 @@ export const VirtualRows = memo(function VirtualRows({ columns, rows, objectLink
             return (
               <tr key={`${meta?.namespace ?? ''}/${name}/${i}`} aria-rowindex={i + 2}>
                 {columns.map((c, ci) =>
-                  c.priority ? null : <td key={c.name}>{ci === nameColumn ? <a href={objectLink(name, meta?.namespace)}>{name}</a> : String(row.cells[ci] ?? '')}</td>,
+                  hidden(c) ? null : <td key={c.name}>{ci === nameColumn ? <a href={objectLink(name, meta?.namespace)}>{name}</a> : String(row.cells[ci] ?? '')}</td>,
                 )}
               </tr>
             );

@@ -11,6 +11,10 @@ import { resetManagedFieldsLesson } from './reset-managed-fields';
 import { concurrencyLesson } from './concurrency';
 import { pagingLesson } from './paging';
 import { csaToSsaLesson } from './csa-to-ssa';
+import { whoOwnsStatusLesson } from './who-owns-status';
+import { rolloutLesson } from './rollout-steps';
+import { scaleVsApplyLesson } from './scale-vs-apply';
+import { hpaVsApplyLesson } from './hpa-vs-apply';
 
 export const LESSONS: readonly Lesson[] = [
   managedFieldsLesson,
@@ -24,6 +28,11 @@ export const LESSONS: readonly Lesson[] = [
   resetManagedFieldsLesson,
   concurrencyLesson,
   pagingLesson,
+  // The cluster lessons: controllers, the scheduler and the kubelet as field managers.
+  whoOwnsStatusLesson,
+  rolloutLesson,
+  scaleVsApplyLesson,
+  hpaVsApplyLesson,
 ];
 
 export function lessonById(id: string): Lesson | undefined {

@@ -83,6 +83,11 @@ export interface Lesson {
   /** The API path of the object the lesson works on, linked so the learner can see its owners. */
   object?: string;
   /**
+   * The lesson needs the simulated cluster (controllers, scheduler, kubelets) and may use the
+   * playground's clock endpoint (`/__playground/clock`); the tests run it with both.
+   */
+  cluster?: boolean;
+  /**
    * Requests that put the cluster where step 1 starts. "Reset this step" runs them, then the
    * requests of every earlier step, so a step can always be tried again from its start. A 404 or
    * 409 answer to a setup request is fine (deleting what is not there, creating what is).
