@@ -11,6 +11,7 @@ import { KubeletSimulator } from './kubelet';
 import { Scheduler } from './scheduler';
 import { ReplicaSetController } from './replicaset';
 import { DeploymentController } from './deployment';
+import { StatefulSetController } from './statefulset';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { parseControllers } from '../server/controllers-flag';
@@ -21,6 +22,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new Scheduler(),
   () => new ReplicaSetController(),
   () => new DeploymentController(),
+  () => new StatefulSetController(),
   () => new EndpointsController(),
   () => new EndpointSliceController(),
 ];

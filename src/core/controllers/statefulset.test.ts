@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCluster, type ClusterTest } from './testing';
+
+let t: ClusterTest | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const STS = '/apis/apps/v1/namespaces/default/statefulsets';
+const statefulSet = (name: string, replicas: number, extra: Record<string, unknown> = {}, image = 'nginx:1.21') => ({
+  apiVersion: 'apps/v1',
+  kind: 'StatefulSet',
+  metadata: { name },
+  spec: { replicas, serviceName: name, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image }] } }, ...extra },
+});
+const pods = async () => ((await t!.get('/api/v1/namespaces/default/pods')).json.items as any[]).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+const getSet = async (name = 'web') => (await t!.get(`${STS}/${name}`)).json;
+const revisions = async () => ((await t!.get('/apis/apps/v1/namespaces/default/controllerrevisions')).json.items as any[]).sort((a, b) => a.revision - b.revision);
+
+describe('statefulset controller', () => {
+  it('creates pods one ordinal at a time, each after its predecessor is running and ready (OrderedReady)', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 1000 });
+    await t.post(STS, statefulSet('web', 3));
+    await t.settle();
+    expect((await pods()).map((p) => p.metadata.name)).toEqual(['web-0']);
+    await t.advance(1000);
+    expect((await pods()).map((p) => p.metadata.name)).toEqual(['web-0', 'web-1']);
+    await t.advance(1000);
+    await t.advance(1000);
+    const ps = await pods();
+    expect(ps.map((p) => p.metadata.name)).toEqual(['web-0', 'web-1', 'web-2']);
+    const set = await getSet();
+    const [rev] = await revisions();
+    expect(rev.metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{6,10}$/);
+    expect(rev.revision).toBe(1);
+    expect(rev.metadata.labels).toEqual({ app: 'web', 'controller.kubernetes.io/hash': rev.metadata.name.slice(4) });
+    expect(rev.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: set.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(rev.data.spec.template.$patch).toBe('replace');
+    const p0 = ps[0];
+    expect(p0.metadata.generateName).toBe('web-');
+    expect(p0.metadata.labels).toEqual({ app: 'web', 'controller-revision-hash': rev.metadata.name, 'statefulset.kubernetes.io/pod-name': 'web-0' });
+    expect(p0.spec.hostname).toBe('web-0');
+    expect(p0.spec.subdomain).toBe('web');
+    expect(set.status).toEqual({ observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 3, updatedReplicas: 3, currentRevision: rev.metadata.name, updateRevision: rev.metadata.name, collisionCount: 0 });
+    const events = (await t.get('/api/v1/namespaces/default/events?fieldSelector=involvedObject.kind%3DStatefulSet')).json.items.map((e: any) => [e.reason, e.message, e.source.component]);
+    expect(events).toContainEqual(['SuccessfulCreate', 'create Pod web-0 in StatefulSet web successful', 'statefulset-controller']);
+  });
+
+  it('Parallel creates every pod at once and scales down from the highest ordinal', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 1000 });
+    await t.post(STS, statefulSet('web', 3, { podManagementPolicy: 'Parallel' }));
+    await t.settle();
+    expect((await pods()).map((p) => p.metadata.name)).toEqual(['web-0', 'web-1', 'web-2']);
+    await t.advance(1000);
+    await t.patch(`${STS}/web`, { spec: { replicas: 1 } });
+    await t.settle();
+    expect((await pods()).map((p) => p.metadata.name)).toEqual(['web-0']);
+    expect((await getSet()).status).toMatchObject({ replicas: 1, readyReplicas: 1 });
+  });
+
+  it('makes claims from volumeClaimTemplates before the pod and keeps them when scaling down', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    await t.post(STS, statefulSet('db', 2, { volumeClaimTemplates: [claim] }));
+    await t.advance(10);
+    const claims = async () => ((await t!.get('/api/v1/namespaces/default/persistentvolumeclaims')).json.items as any[]).map((c) => [c.metadata.name, c.metadata.labels]).sort();
+    expect(await claims()).toEqual([
+      ['data-db-0', { app: 'db' }],
+      ['data-db-1', { app: 'db' }],
+    ]);
+    const p1 = (await pods()).find((p) => p.metadata.name === 'db-1');
+    expect(p1.spec.volumes[0]).toEqual({ name: 'data', persistentVolumeClaim: { claimName: 'data-db-1' } });
+    await t.patch(`${STS}/db`, { spec: { replicas: 0 } });
+    await t.advance(10);
+    expect(await pods()).toEqual([]);
+    expect((await claims()).map((c) => c[0])).toEqual(['data-db-0', 'data-db-1']);
+  });
+
+  it('rolls from the highest ordinal down, stops at the partition, and moves currentRevision when done', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 1000 });
+    await t.post(STS, statefulSet('web', 3, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } } }));
+    await t.advance(3000);
+    const first = (await getSet()).status.currentRevision;
+    await t.patch(`${STS}/web`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:1.22' }] } } } });
+    await t.advance(5000);
+    const images = async () => (await pods()).map((p) => [p.metadata.name, p.spec.containers[0].image]);
+    expect(await images()).toEqual([
+      ['web-0', 'nginx:1.21'],
+      ['web-1', 'nginx:1.22'],
+      ['web-2', 'nginx:1.22'],
+    ]);
+    const mid = (await getSet()).status;
+    expect(mid.currentRevision).toBe(first);
+    expect(mid).toMatchObject({ currentReplicas: 1, updatedReplicas: 2, readyReplicas: 3 });
+    expect((await revisions()).map((r) => r.revision)).toEqual([1, 2]);
+    await t.patch(`${STS}/web`, { spec: { updateStrategy: { rollingUpdate: { partition: 0 } } } });
+    await t.advance(3000);
+    expect((await images()).every(([, image]) => image === 'nginx:1.22')).toBe(true);
+    const done = (await getSet()).status;
+    expect(done.currentRevision).toBe(done.updateRevision);
+    expect(done).toMatchObject({ currentReplicas: 3, updatedReplicas: 3 });
+    // Rolling back to the first template renumbers its revision instead of making a third.
+    await t.patch(`${STS}/web`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:1.21' }] } } } });
+    await t.advance(5000);
+    const revs = await revisions();
+    expect(revs.map((r) => [r.metadata.name, r.revision])).toEqual([
+      [done.updateRevision, 2],
+      [first, 3],
+    ]);
+    expect((await getSet()).status.currentRevision).toBe(first);
+  });
+
+  it('OnDelete leaves running pods alone; a deleted pod comes back at the update revision', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    await t.post(STS, statefulSet('web', 2, { updateStrategy: { type: 'OnDelete' } }));
+    await t.advance(10);
+    await t.patch(`${STS}/web`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:1.22' }] } } } });
+    await t.advance(10);
+    expect((await pods()).map((p) => p.spec.containers[0].image)).toEqual(['nginx:1.21', 'nginx:1.21']);
+    await t.del('/api/v1/namespaces/default/pods/web-1');
+    await t.advance(10);
+    expect((await pods()).map((p) => p.spec.containers[0].image)).toEqual(['nginx:1.21', 'nginx:1.22']);
+    expect((await getSet()).status).toMatchObject({ currentReplicas: 1, updatedReplicas: 1 });
+  });
+
+  it('records kube-controller-manager as the manager of the status and of the pods it makes', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    await t.post(STS, statefulSet('web', 1));
+    await t.advance(10);
+    const set = await getSet();
+    const entry = set.metadata.managedFields.find((m: any) => m.manager === 'kube-controller-manager');
+    expect(entry).toMatchObject({ operation: 'Update', apiVersion: 'apps/v1', subresource: 'status' });
+    expect(entry.fieldsV1).toEqual({
+      'f:status': { 'f:availableReplicas': {}, 'f:collisionCount': {}, 'f:currentReplicas': {}, 'f:currentRevision': {}, 'f:observedGeneration': {}, 'f:readyReplicas': {}, 'f:replicas': {}, 'f:updateRevision': {}, 'f:updatedReplicas': {} },
+    });
+    const [pod] = await pods();
+    const podEntry = pod.metadata.managedFields.find((m: any) => m.manager === 'kube-controller-manager');
+    expect(podEntry.operation).toBe('Update');
+    expect(Object.keys(podEntry.fieldsV1['f:metadata']).sort()).toEqual(['f:generateName', 'f:labels', 'f:ownerReferences']);
+    expect(podEntry.fieldsV1['f:spec']['f:hostname']).toEqual({});
+    expect(podEntry.fieldsV1['f:spec']['f:subdomain']).toEqual({});
+    const audit = t.api.audit!.events().filter((e) => e.objectRef?.resource === 'statefulsets' && e.objectRef.subresource === 'status');
+    expect(new Set(audit.map((e) => e.user.username))).toEqual(new Set(['system:serviceaccount:kube-system:statefulset-controller']));
+  });
+});
