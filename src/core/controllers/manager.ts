@@ -12,6 +12,7 @@ import { Scheduler } from './scheduler';
 import { ReplicaSetController } from './replicaset';
 import { DeploymentController } from './deployment';
 import { StatefulSetController } from './statefulset';
+import { DaemonSetController } from './daemonset';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { parseControllers } from '../server/controllers-flag';
@@ -23,6 +24,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new ReplicaSetController(),
   () => new DeploymentController(),
   () => new StatefulSetController(),
+  () => new DaemonSetController(),
   () => new EndpointsController(),
   () => new EndpointSliceController(),
 ];
