@@ -11,6 +11,7 @@ import { KubeletSimulator } from './kubelet';
 import { Scheduler } from './scheduler';
 import { ReplicaSetController } from './replicaset';
 import { DeploymentController } from './deployment';
+import { ReplicationControllerController } from './replicationcontroller';
 import { StatefulSetController } from './statefulset';
 import { DaemonSetController } from './daemonset';
 import { EndpointsController } from './endpoints';
@@ -23,6 +24,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new Scheduler(),
   () => new ReplicaSetController(),
   () => new DeploymentController(),
+  () => new ReplicationControllerController(),
   () => new StatefulSetController(),
   () => new DaemonSetController(),
   () => new EndpointsController(),

@@ -14,8 +14,27 @@ import { KeyQueue } from './queue';
 /** kube's burstReplicas: at most this many creates or deletes per sync. */
 const BURST_REPLICAS = 500;
 
+/**
+ * What the engine manages: kube runs the same ReplicaSetController for ReplicaSets and (in
+ * replication_controller.go) for v1 ReplicationControllers, told apart by these.
+ */
+export interface ReplicaKind {
+  /** --controllers name. */
+  name: string;
+  apiVersion: string;
+  kind: string;
+  /** Collection path of all namespaces, and the namespaced prefix (`/apis/apps/v1/namespaces`). */
+  collection: string;
+  namespaced: string;
+  resource: string;
+  /** The service account it writes as, and its events' source component. */
+  account: string;
+}
+
+export const REPLICA_SETS: ReplicaKind = { name: 'replicaset', apiVersion: 'apps/v1', kind: 'ReplicaSet', collection: '/apis/apps/v1/replicasets', namespaced: '/apis/apps/v1/namespaces', resource: 'replicasets', account: 'replicaset-controller' };
+
 export class ReplicaSetController implements Controller {
-  readonly name = 'replicaset';
+  readonly name: string;
   private ctx!: ControllerContext;
   private client!: ApiClient;
   private events!: EventRecorder;
@@ -25,12 +44,16 @@ export class ReplicaSetController implements Controller {
   /** Creates and deletes made and not yet seen by the pod informer (kube's expectations), per ReplicaSet key. */
   private readonly expectations = new Map<string, { adds: Set<string>; deletes: Set<string>; pendingAdds: number }>();
 
+  constructor(private readonly of: ReplicaKind = REPLICA_SETS) {
+    this.name = of.name;
+  }
+
   async start(ctx: ControllerContext): Promise<void> {
     this.ctx = ctx;
-    this.client = ctx.client(controllerServiceAccount('replicaset-controller'));
-    this.events = new EventRecorder(this.client, ctx.clock, 'replicaset-controller');
-    this.queue = ctx.queue(new KeyQueue('replicaset-controller', ctx.clock, (key) => this.sync(key)));
-    this.replicaSets = await ctx.informer('/apis/apps/v1/replicasets');
+    this.client = ctx.client(controllerServiceAccount(this.of.account));
+    this.events = new EventRecorder(this.client, ctx.clock, this.of.account);
+    this.queue = ctx.queue(new KeyQueue(this.of.account, ctx.clock, (key) => this.sync(key)));
+    this.replicaSets = await ctx.informer(this.of.collection);
     this.pods = await ctx.informer('/api/v1/pods');
     this.replicaSets.addHandlers({ onAdd: (rs) => this.queue.add(keyOf(rs)), onUpdate: (rs) => this.queue.add(keyOf(rs)), onDelete: (rs) => this.expectations.delete(keyOf(rs)) });
     this.pods.addHandlers({
@@ -51,7 +74,7 @@ export class ReplicaSetController implements Controller {
     const ref = controllerRefOf(pod);
     const ns = String(pod.metadata?.namespace);
     if (ref) {
-      if (ref.kind !== 'ReplicaSet') return;
+      if (ref.kind !== this.of.kind) return;
       const key = `${ns}/${ref.name}`;
       const exp = this.expectations.get(key);
       if (exp && what === 'add' && exp.pendingAdds > 0) exp.pendingAdds--;
@@ -62,7 +85,7 @@ export class ReplicaSetController implements Controller {
     // An orphan: any ReplicaSet whose selector matches may adopt it.
     if (what === 'delete') return;
     for (const rs of this.replicaSets.list()) {
-      if (rs.metadata.namespace === ns && selects(rs, pod)) this.queue.add(keyOf(rs));
+      if (rs.metadata.namespace === ns && selects(rs, pod, this.of.kind === 'ReplicationController')) this.queue.add(keyOf(rs));
     }
   }
 
@@ -72,8 +95,10 @@ export class ReplicaSetController implements Controller {
   }
 
   private async sync(key: string): Promise<void> {
-    const rs = this.replicaSets.get(key);
-    if (!rs) return;
+    const cached = this.replicaSets.get(key);
+    if (!cached) return;
+    // The informer's objects may lack apiVersion and kind; events name the object by them.
+    const rs: Obj = { ...cached, apiVersion: this.of.apiVersion, kind: this.of.kind };
     const ns = String(rs.metadata.namespace);
     const pods = await this.claimPods(rs);
     const active = pods.filter(isActivePod);
@@ -88,7 +113,7 @@ export class ReplicaSetController implements Controller {
     for (const pod of this.pods.list()) {
       if (pod.metadata.namespace !== rs.metadata.namespace) continue;
       const ref = controllerRefOf(pod);
-      const matches = selects(rs, pod);
+      const matches = selects(rs, pod, this.of.kind === 'ReplicationController');
       if (ref?.uid === uid) {
         if (matches || rs.metadata.deletionTimestamp) out.push(pod);
         else await this.release(rs, pod);
@@ -100,7 +125,7 @@ export class ReplicaSetController implements Controller {
   }
 
   private async adopt(rs: Obj, pod: Obj): Promise<boolean> {
-    const owner = ownerRefTo(rs, 'apps/v1', 'ReplicaSet');
+    const owner = ownerRefTo(rs, this.of.apiVersion, this.of.kind);
     try {
       await this.client.patch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`, { metadata: { ownerReferences: [owner], uid: pod.metadata.uid } });
       return true;
@@ -127,7 +152,7 @@ export class ReplicaSetController implements Controller {
       const count = Math.min(-diff, BURST_REPLICAS);
       const exp = { adds: new Set<string>(), deletes: new Set<string>(), pendingAdds: count };
       this.expectations.set(key, exp);
-      const owner = ownerRefTo(rs, 'apps/v1', 'ReplicaSet');
+      const owner = ownerRefTo(rs, this.of.apiVersion, this.of.kind);
       // Slow start, as kube's: batches of 1, 2, 4, ... so a failing create does not repeat hundreds of times.
       let remaining = count;
       for (let batch = 1; remaining > 0; batch *= 2) {
@@ -184,7 +209,7 @@ export class ReplicaSetController implements Controller {
     if (minReadySeconds > 0 && ready.length > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
     if (sameStatus(rs.status ?? {}, status)) return;
     try {
-      await this.client.update(`/apis/apps/v1/namespaces/${ns}/replicasets/${rs.metadata.name}/status`, { ...rs, apiVersion: 'apps/v1', kind: 'ReplicaSet', status });
+      await this.client.update(`${this.of.namespaced}/${ns}/${this.of.resource}/${rs.metadata.name}/status`, { ...rs, status });
     } catch (err) {
       if (err instanceof ApiCallError && err.code === 404) return;
       throw err;
@@ -197,8 +222,13 @@ function sameStatus(a: Obj, b: Obj): boolean {
   return keys.every((k) => (a[k] ?? 0) === (b[k] ?? 0));
 }
 
-function selects(rs: Obj, pod: Obj): boolean {
+function selects(rs: Obj, pod: Obj, plainMap: boolean): boolean {
   try {
+    // A ReplicationController's selector is a plain label map.
+    if (plainMap) {
+      const map = (rs.spec?.selector ?? {}) as Record<string, string>;
+      return Object.keys(map).length > 0 && Object.entries(map).every(([k, v]) => pod.metadata?.labels?.[k] === v);
+    }
     const sel = labelSelectorFromObject(rs.spec?.selector);
     if (!rs.spec?.selector || (!rs.spec.selector.matchLabels && !rs.spec.selector.matchExpressions)) return false;
     return matchesLabels(sel, pod.metadata?.labels ?? {});
