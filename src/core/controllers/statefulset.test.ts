@@ -143,4 +143,21 @@ describe('statefulset controller', () => {
     const audit = t.api.audit!.events().filter((e) => e.objectRef?.resource === 'statefulsets' && e.objectRef.subresource === 'status');
     expect(new Set(audit.map((e) => e.user.username))).toEqual(new Set(['system:serviceaccount:kube-system:statefulset-controller']));
   });
+
+  it('with RBAC on, the statefulset, daemon-set and replication controllers are authorized by their bootstrap roles', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0, nodes: 2 }, { authorization: 'RBAC' });
+    const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    expect((await t.post(STS, statefulSet('web', 2, { volumeClaimTemplates: [claim] }))).status).toBe(201);
+    const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'logs' }, spec: { selector: { matchLabels: { app: 'logs' } }, template: { metadata: { labels: { app: 'logs' } }, spec: { containers: [{ name: 'c', image: 'fluentd' }] } } } };
+    expect((await t.post('/apis/apps/v1/namespaces/default/daemonsets', ds)).status).toBe(201);
+    const rc = { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'old' }, spec: { replicas: 1, selector: { app: 'old' }, template: { metadata: { labels: { app: 'old' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+    expect((await t.post('/api/v1/namespaces/default/replicationcontrollers', rc)).status).toBe(201);
+    await t.advance(100);
+    expect((await getSet()).status.readyReplicas).toBe(2);
+    expect((await t.get('/apis/apps/v1/namespaces/default/daemonsets/logs')).json.status.numberReady).toBe(2);
+    expect((await t.get('/api/v1/namespaces/default/replicationcontrollers/old')).json.status.readyReplicas).toBe(1);
+    expect(t.api.audit!.events().filter((e) => e.responseStatus?.code === 403)).toEqual([]);
+    const roles = (await t.get('/apis/rbac.authorization.k8s.io/v1/clusterroles')).json.items.map((r: any) => r.metadata.name);
+    expect(roles).toEqual(expect.arrayContaining(['system:controller:statefulset-controller', 'system:controller:daemon-set-controller', 'system:controller:replication-controller']));
+  });
 });
