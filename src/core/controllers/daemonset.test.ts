@@ -151,5 +151,20 @@ describe('daemonset controller', () => {
     expect(entry.fieldsV1).toEqual({
       'f:status': { 'f:currentNumberScheduled': {}, 'f:desiredNumberScheduled': {}, 'f:numberAvailable': {}, 'f:numberReady': {}, 'f:observedGeneration': {}, 'f:updatedNumberScheduled': {} },
     });
+    // The pod: made by the controller (metadata, the pinned affinity, the tolerations), bound by the scheduler, run by the kubelet.
+    const [p] = await pods();
+    expect(p.metadata.managedFields.map((m: any) => [m.manager, m.operation, m.subresource])).toEqual([
+      ['kube-controller-manager', 'Update', undefined],
+      ['kubelet', 'Update', 'status'],
+    ]);
+    const podFields = p.metadata.managedFields[0].fieldsV1;
+    expect(Object.keys(podFields['f:metadata'])).toEqual(['f:generateName', 'f:labels', 'f:ownerReferences']);
+    expect(podFields['f:metadata']['f:labels']).toEqual({ '.': {}, 'f:app': {}, 'f:controller-revision-hash': {} });
+    expect(Object.keys(podFields['f:spec'])).toEqual(expect.arrayContaining(['f:affinity', 'f:containers', 'f:tolerations']));
+    expect(podFields['f:spec']['f:affinity']).toEqual({ '.': {}, 'f:nodeAffinity': { '.': {}, 'f:requiredDuringSchedulingIgnoredDuringExecution': {} } });
+    // The revision: created whole by the controller.
+    const [rev] = await revisions();
+    expect(rev.metadata.managedFields.map((m: any) => [m.manager, m.operation])).toEqual([['kube-controller-manager', 'Update']]);
+    expect(Object.keys(rev.metadata.managedFields[0].fieldsV1).sort()).toEqual(['f:data', 'f:metadata', 'f:revision']);
   });
 });
