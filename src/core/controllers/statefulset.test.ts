@@ -144,6 +144,33 @@ describe('statefulset controller', () => {
     expect(new Set(audit.map((e) => e.user.username))).toEqual(new Set(['system:serviceaccount:kube-system:statefulset-controller']));
   });
 
+  it('OrderedReady waits minReadySeconds after each pod is ready before the next, and counts availableReplicas', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    await t.post(STS, statefulSet('web', 2, { minReadySeconds: 5 }));
+    await t.settle();
+    expect((await pods()).map((p) => p.metadata.name)).toEqual(['web-0']);
+    expect((await getSet()).status).toMatchObject({ readyReplicas: 1, availableReplicas: 0 });
+    await t.advance(5000);
+    expect((await pods()).map((p) => p.metadata.name)).toEqual(['web-0', 'web-1']);
+    await t.advance(5000);
+    expect((await getSet()).status).toMatchObject({ readyReplicas: 2, availableReplicas: 2 });
+  });
+
+  it('deletes a failed pod and makes it again under the same name', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    await t.post(STS, statefulSet('web', 1));
+    await t.settle();
+    const before = (await pods())[0];
+    await t.patch('/api/v1/namespaces/default/pods/web-0/status', { status: { phase: 'Failed' } });
+    await t.settle();
+    const after = (await pods())[0];
+    expect(after.metadata.name).toBe('web-0');
+    expect(after.metadata.uid).not.toBe(before.metadata.uid);
+    expect(after.status.phase).toBe('Running');
+    const reasons = (await t.get('/api/v1/namespaces/default/events?fieldSelector=involvedObject.kind%3DStatefulSet')).json.items.map((e: any) => e.message);
+    expect(reasons).toContain('delete Pod web-0 in StatefulSet web successful');
+  });
+
   it('with RBAC on, the statefulset, daemon-set and replication controllers are authorized by their bootstrap roles', async () => {
     t = await startCluster('*', { kubeletDelayMs: 0, nodes: 2 }, { authorization: 'RBAC' });
     const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
