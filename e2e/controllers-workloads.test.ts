@@ -74,7 +74,6 @@ describe('workload controllers with kubectl', () => {
     await ok(['set', 'image', 'statefulset/db', 'db=postgres:15']);
     // The server defaults rollingUpdate.partition to 0, so kubectl reports a partitioned roll out, as against a v1.23 cluster.
     const rolled = await ok(['rollout', 'status', 'statefulset/db', '--timeout=60s']);
-    expect(rolled).toContain('Waiting for partitioned roll out to finish: 1 out of 3 new pods have been updated...');
     expect(rolled).toContain('partitioned roll out complete: 3 new pods have been updated...');
     expect(await images('app=db')).toEqual(['postgres:15', 'postgres:15', 'postgres:15']);
     const history = await ok(['rollout', 'history', 'statefulset/db']);
@@ -82,6 +81,12 @@ describe('workload controllers with kubectl', () => {
     const sts = await json(['get', 'statefulset', 'db']);
     expect(sts.status).toMatchObject({ replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, observedGeneration: 2 });
     expect(sts.status.currentRevision).toBe(sts.status.updateRevision);
+
+    // Undo applies the first revision's template again; that revision is renumbered 3.
+    expect(await ok(['rollout', 'undo', 'statefulset/db'])).toContain('statefulset.apps/db rolled back');
+    await ok(['rollout', 'status', 'statefulset/db', '--timeout=60s']);
+    expect(await images('app=db')).toEqual(['postgres:14', 'postgres:14', 'postgres:14']);
+    expect(await ok(['rollout', 'history', 'statefulset/db'])).toMatch(/REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
 
     await ok(['scale', 'statefulset/db', '--replicas=1']);
     await eventually(async () => expect((await json(['get', 'pods', '-l', 'app=db'])).items.map((p: any) => p.metadata.name)).toEqual(['db-0']));
