@@ -10,6 +10,7 @@ import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
 import { controllerRefOf, deletionOrder, isActivePod, isPodAvailable, isPodReady, ownerRefTo, podFromTemplate } from './pods';
 import { KeyQueue } from './queue';
+import { rfc3339Seconds } from './clock';
 
 /** kube's burstReplicas: at most this many creates or deletes per sync. */
 const BURST_REPLICAS = 500;
@@ -102,8 +103,17 @@ export class ReplicaSetController implements Controller {
     const ns = String(rs.metadata.namespace);
     const pods = await this.claimPods(rs);
     const active = pods.filter(isActivePod);
-    if (this.satisfied(key) && !rs.metadata.deletionTimestamp) await this.manageReplicas(rs, key, active);
-    await this.updateStatus(rs, pods.filter(isActivePod), ns);
+    // A failed create or delete is reported in a ReplicaFailure condition, then retried.
+    let manageError: Error | undefined;
+    if (this.satisfied(key) && !rs.metadata.deletionTimestamp) {
+      try {
+        await this.manageReplicas(rs, key, active);
+      } catch (err) {
+        manageError = err instanceof Error ? err : new Error(String(err));
+      }
+    }
+    await this.updateStatus(rs, pods.filter(isActivePod), ns, manageError);
+    if (manageError) throw manageError;
   }
 
   /** Pods this ReplicaSet controls, after adopting matching orphans and releasing owned pods that no longer match. */
@@ -160,10 +170,12 @@ export class ReplicaSetController implements Controller {
         const results = await Promise.allSettled(Array.from({ length: size }, () => this.client.create(`/api/v1/namespaces/${ns}/pods`, podFromTemplate(rs.spec.template, String(rs.metadata.name), ns, owner))));
         remaining -= size;
         let failed = 0;
+        let first: unknown;
         for (const r of results) {
           if (r.status === 'fulfilled') await this.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.metadata.name}`);
           else {
             failed++;
+            first ??= r.reason;
             exp.pendingAdds--;
             await this.events.record(rs, 'Warning', 'FailedCreate', `Error creating: ${r.reason instanceof Error ? r.reason.message.replace(/^POST \S+: \d+ /, '') : String(r.reason)}`);
           }
@@ -171,7 +183,8 @@ export class ReplicaSetController implements Controller {
         if (failed) {
           // The creates not attempted are not expected either.
           exp.pendingAdds -= remaining;
-          throw new Error(`failed to create ${failed} pods`);
+          // slowStartBatch returns the first error; its text becomes the condition's message.
+          throw new Error(first instanceof Error ? first.message.replace(/^POST \S+: \d+ /, '') : String(first));
         }
       }
     } else if (diff > 0) {
@@ -192,7 +205,7 @@ export class ReplicaSetController implements Controller {
     }
   }
 
-  private async updateStatus(rs: Obj, active: Obj[], ns: string): Promise<void> {
+  private async updateStatus(rs: Obj, active: Obj[], ns: string, manageError?: Error): Promise<void> {
     const now = this.ctx.clock.now();
     const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
     const templateLabels = (rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
@@ -204,7 +217,8 @@ export class ReplicaSetController implements Controller {
     if (ready.length) status.readyReplicas = ready.length;
     if (available) status.availableReplicas = available;
     status.observedGeneration = rs.metadata.generation;
-    if (rs.status?.conditions) status.conditions = rs.status.conditions;
+    const conditions = replicaFailure((rs.status?.conditions ?? []) as Obj[], manageError, active.length - Number(rs.spec?.replicas ?? 1), now);
+    if (conditions.length) status.conditions = conditions;
     // Ready pods not yet available become available once minReadySeconds pass: look again then.
     if (minReadySeconds > 0 && ready.length > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
     if (sameStatus(rs.status ?? {}, status)) return;
@@ -219,7 +233,21 @@ export class ReplicaSetController implements Controller {
 
 function sameStatus(a: Obj, b: Obj): boolean {
   const keys = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'];
-  return keys.every((k) => (a[k] ?? 0) === (b[k] ?? 0));
+  return keys.every((k) => (a[k] ?? 0) === (b[k] ?? 0)) && JSON.stringify(a.conditions ?? []) === JSON.stringify(b.conditions ?? []);
+}
+
+/**
+ * calculateStatus's ReplicaFailure rule: set (FailedCreate or FailedDelete, the error as its
+ * message) when managing replicas failed and the condition is absent; removed once it succeeds.
+ */
+function replicaFailure(conditions: Obj[], err: Error | undefined, diff: number, now: number): Obj[] {
+  const present = conditions.some((c) => c.type === 'ReplicaFailure');
+  if (err && !present) {
+    const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
+    return [...conditions, { type: 'ReplicaFailure', status: 'True', lastTransitionTime: rfc3339Seconds(now), reason, message: err.message }];
+  }
+  if (!err && present) return conditions.filter((c) => c.type !== 'ReplicaFailure');
+  return conditions;
 }
 
 function selects(rs: Obj, pod: Obj, plainMap: boolean): boolean {

@@ -53,4 +53,20 @@ describe('replicationcontroller controller', () => {
     expect(ps.map((p) => p.metadata.name)).toEqual(['orphan']);
     expect(ps[0].metadata.ownerReferences[0]).toMatchObject({ apiVersion: 'v1', kind: 'ReplicationController', name: 'web' });
   });
+
+  it('reports a create the API refuses in a ReplicaFailure condition, and drops it once the pods fit', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    await t.post('/api/v1/namespaces/default/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '1' } } });
+    await t.settle();
+    await t.post(RC, rc('web', 2));
+    await t.settle();
+    const status = (await t.get(`${RC}/web`)).json.status;
+    expect(status.replicas).toBe(1);
+    expect(status.conditions).toHaveLength(1);
+    expect(status.conditions[0]).toMatchObject({ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate' });
+    expect(status.conditions[0].message).toMatch(/^pods "web-\w*" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=1, limited: pods=1$/);
+    await t.patch(`${RC}/web`, { spec: { replicas: 1 } });
+    await t.advance(60_000);
+    expect((await t.get(`${RC}/web`)).json.status.conditions).toBeUndefined();
+  });
 });
