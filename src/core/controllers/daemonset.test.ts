@@ -80,6 +80,20 @@ describe('daemonset controller', () => {
     expect((await getDs()).status).toMatchObject({ desiredNumberScheduled: 1, currentNumberScheduled: 1, numberMisscheduled: 0, numberReady: 1 });
   });
 
+  it('a NoSchedule taint leaves the pod running but misscheduled; a NoExecute taint removes it', async () => {
+    t = await startCluster('*', { nodes: 2, kubeletDelayMs: 0 });
+    await t.post(DS, daemonSet('logs'));
+    await t.settle();
+    await t.patch('/api/v1/nodes/node-1', { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } });
+    await t.settle();
+    expect((await pods()).map((p) => p.spec.nodeName)).toEqual(['node-1', 'node-2']);
+    expect((await getDs()).status).toMatchObject({ desiredNumberScheduled: 1, currentNumberScheduled: 1, numberMisscheduled: 1 });
+    await t.patch('/api/v1/nodes/node-1', { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoExecute' }] } });
+    await t.settle();
+    expect((await pods()).map((p) => p.spec.nodeName)).toEqual(['node-2']);
+    expect((await getDs()).status).toMatchObject({ desiredNumberScheduled: 1, currentNumberScheduled: 1, numberMisscheduled: 0 });
+  });
+
   it('rolls with maxUnavailable: never more nodes without an available pod than allowed, at any watch event', async () => {
     t = await startCluster('*', { nodes: 4, kubeletDelayMs: 1000 });
     await t.post(DS, daemonSet('logs', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } } }));
