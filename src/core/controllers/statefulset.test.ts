@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCluster, type ClusterTest } from './testing';
+import { watchPods } from './deployment-invariants';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {
@@ -109,6 +110,25 @@ describe('statefulset controller', () => {
       [first, 3],
     ]);
     expect((await getSet()).status.currentRevision).toBe(first);
+  });
+
+  it('a rolling update takes down one pod at a time, highest ordinal first, checked at every watch event', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 1000 });
+    await t.post(STS, statefulSet('web', 4));
+    for (let i = 0; i < 4; i++) await t.advance(1000);
+    const watch = await watchPods(t, 'default', 'app=web', () => t!.clock.now());
+    await t.patch(`${STS}/web`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:1.22' }] } } } });
+    for (let i = 0; i < 12; i++) await t.advance(1000);
+    const deleted: string[] = [];
+    const checked = watch.checkEach((c, e) => {
+      expect(c.pods).toBeLessThanOrEqual(4);
+      expect(c.available).toBeGreaterThanOrEqual(3);
+      if (e.type === 'DELETED') deleted.push(e.object.metadata.name);
+    });
+    watch.stop();
+    expect(checked).toBeGreaterThan(8);
+    expect(deleted).toEqual(['web-3', 'web-2', 'web-1', 'web-0']);
+    expect((await pods()).every((p) => p.spec.containers[0].image === 'nginx:1.22')).toBe(true);
   });
 
   it('OnDelete leaves running pods alone; a deleted pod comes back at the update revision', async () => {
