@@ -191,6 +191,21 @@ describe('statefulset controller', () => {
     expect(reasons).toContain('delete Pod web-0 in StatefulSet web successful');
   });
 
+  it('a foreign pod holding an ordinal’s name is reported with FailedCreate, and the ordinal is made once it goes', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    await t.post('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', labels: { app: 'other' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    await t.settle();
+    await t.post(STS, statefulSet('web', 1));
+    await t.advance(100);
+    const messages = (await t.get('/api/v1/namespaces/default/events?fieldSelector=involvedObject.kind%3DStatefulSet')).json.items.map((e: any) => [e.type, e.reason, e.message]);
+    expect(messages).toContainEqual(['Warning', 'FailedCreate', 'create Pod web-0 in StatefulSet web failed error: pods "web-0" already exists']);
+    await t.del('/api/v1/namespaces/default/pods/web-0');
+    await t.advance(60_000);
+    const [pod] = await pods();
+    expect(pod.metadata.labels.app).toBe('web');
+    expect(pod.metadata.ownerReferences[0].kind).toBe('StatefulSet');
+  });
+
   it('with RBAC on, the statefulset, daemon-set and replication controllers are authorized by their bootstrap roles', async () => {
     t = await startCluster('*', { kubeletDelayMs: 0, nodes: 2 }, { authorization: 'RBAC' });
     const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };

@@ -224,10 +224,11 @@ export class StatefulSetController implements Controller {
       await this.client.create(`/api/v1/namespaces/${ns}/pods`, pod);
       await this.events.record(set, 'Normal', 'SuccessfulCreate', `create Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`);
     } catch (err) {
-      // Already there: the informer was behind; its event brings the set back.
-      if (err instanceof ApiCallError && err.code === 409) throw err;
+      // Already there and not yet in the cache: the informer was behind; its event brings the set
+      // back. Already in the cache, it is someone else's pod: reported and retried, as kube does.
+      if (err instanceof ApiCallError && err.code === 409 && !this.pods.get(`${ns}/${pod.metadata.name}`)) throw err;
       await this.events.record(set, 'Warning', 'FailedCreate', `create Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${message(err)}`);
-      throw err;
+      throw new Error(message(err));
     }
   }
 
