@@ -38,8 +38,11 @@ export function desiredNodeCounts(ds: Obj, nodes: Obj[]): { desired: number; max
   return { desired, maxSurge, maxUnavailable };
 }
 
-/** manage: for each node, podsShouldBeOnNode; plus unbound pods meant for nodes that do not exist. */
-export function managePlan(ds: Obj, nodes: Obj[], nodeToPods: Map<string, Obj[]>, hash: string): Plan {
+/**
+ * manage: for each node, podsShouldBeOnNode; plus unbound pods meant for nodes that do not exist.
+ * `mayKillFailed(node)` says whether a failed pod on the node may be deleted now (kube's back-off).
+ */
+export function managePlan(ds: Obj, nodes: Obj[], nodeToPods: Map<string, Obj[]>, hash: string, mayKillFailed: (node: string) => boolean = () => true): Plan {
   const plan: Plan = { create: [], delete: [], failed: [] };
   const surge = allowsSurge(ds);
   for (const node of nodes) {
@@ -54,6 +57,8 @@ export function managePlan(ds: Obj, nodes: Obj[], nodeToPods: Map<string, Obj[]>
       for (const pod of pods) {
         if (pod.metadata.deletionTimestamp) continue;
         if (pod.status?.phase === 'Failed') {
+          // The kubelet may keep failing the pod: deletes of a node's failed pods back off.
+          if (!mayKillFailed(name)) continue;
           plan.failed.push({ pod: String(pod.metadata.name), node: name });
           plan.delete.push(String(pod.metadata.name));
         } else running.push(pod);

@@ -94,6 +94,28 @@ describe('daemonset controller', () => {
     expect((await getDs()).status).toMatchObject({ desiredNumberScheduled: 1, currentNumberScheduled: 1, numberMisscheduled: 0 });
   });
 
+  it('replaces a failed pod, backing off when the node’s pod fails again at once', async () => {
+    t = await startCluster('*', { nodes: 1, kubeletDelayMs: 0 });
+    await t.post(DS, daemonSet('logs'));
+    await t.settle();
+    const fail = async () => t!.patch(`/api/v1/namespaces/default/pods/${(await pods())[0].metadata.name}/status`, { status: { phase: 'Failed' } });
+    const first = (await pods())[0].metadata.uid;
+    await fail();
+    await t.settle();
+    const second = (await pods())[0];
+    expect(second.metadata.uid).not.toBe(first);
+    const events = (await t.get('/api/v1/namespaces/default/events?fieldSelector=involvedObject.kind%3DDaemonSet')).json.items.map((e: any) => [e.type, e.reason, e.message]);
+    expect(events).toContainEqual(['Warning', 'FailedDaemonPod', expect.stringMatching(/^Found failed daemon pod default\/logs-\w+ on node node-1, will try to kill it$/)]);
+    // Failing again within the 1 s back-off: the failed pod stays until it ends.
+    await fail();
+    await t.settle();
+    expect((await pods())[0].metadata.uid).toBe(second.metadata.uid);
+    await t.advance(1000);
+    const third = (await pods())[0];
+    expect(third.metadata.uid).not.toBe(second.metadata.uid);
+    expect(third.status.phase).toBe('Running');
+  });
+
   it('rolls with maxUnavailable: never more nodes without an available pod than allowed, at any watch event', async () => {
     t = await startCluster('*', { nodes: 4, kubeletDelayMs: 1000 });
     await t.post(DS, daemonSet('logs', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } } }));

@@ -20,6 +20,8 @@ import { KeyQueue } from './queue';
 const API = '/apis/apps/v1';
 /** The daemonset controller's burstReplicas. */
 const BURST_REPLICAS = 250;
+const FAILED_POD_BACKOFF_INITIAL = 1000;
+const FAILED_POD_BACKOFF_MAX = 15 * 60_000;
 
 export class DaemonSetController implements Controller {
   readonly name = 'daemonset';
@@ -34,6 +36,8 @@ export class DaemonSetController implements Controller {
   private queue!: KeyQueue;
   /** Creates and deletes made and not yet seen by the pod informer (kube's expectations), per DaemonSet key. */
   private readonly expectations = new Map<string, { adds: number; deletes: Set<string> }>();
+  /** Per DaemonSet and node: when a failed pod was last deleted, and the back-off since. */
+  private readonly backoff = new Map<string, { at: number; delay: number }>();
 
   async start(ctx: ControllerContext): Promise<void> {
     this.ctx = ctx;
@@ -77,6 +81,24 @@ export class DaemonSetController implements Controller {
     for (const ds of this.sets.list()) if (ds.metadata.namespace === ns && selects(ds, pod)) this.queue.add(keyOf(ds));
   }
 
+  /**
+   * failedPodsBackoff (1 s doubling to 15 min, per DaemonSet and node): true when a failed pod
+   * may be deleted now, which starts the next back-off; false queues the DaemonSet for when the
+   * current one ends.
+   */
+  private failedPodBackoff(key: string, node: string): boolean {
+    const now = this.ctx.clock.now();
+    const id = `${key}/${node}`;
+    const entry = this.backoff.get(id);
+    if (entry && now - entry.at < entry.delay) {
+      this.queue.addAfter(key, entry.delay - (now - entry.at));
+      return false;
+    }
+    const stale = !entry || now - entry.at > 2 * FAILED_POD_BACKOFF_MAX;
+    this.backoff.set(id, { at: now, delay: stale ? FAILED_POD_BACKOFF_INITIAL : Math.min(entry!.delay * 2, FAILED_POD_BACKOFF_MAX) });
+    return true;
+  }
+
   private satisfied(key: string): boolean {
     const exp = this.expectations.get(key);
     return !exp || (exp.adds <= 0 && exp.deletes.size === 0);
@@ -96,7 +118,7 @@ export class DaemonSetController implements Controller {
     const hash = String(cur.metadata.labels?.[POD_REVISION_LABEL] ?? cur.metadata.name);
     const pods = await this.claimPods(ds);
     if (!this.satisfied(key) || ds.metadata.deletionTimestamp) return this.writeStatus(ds, nodes, pods, hash, false);
-    const plan = managePlan(ds, nodes, nodesToPods(pods), hash);
+    const plan = managePlan(ds, nodes, nodesToPods(pods), hash, (node) => this.failedPodBackoff(key, node));
     await this.syncNodes(ds, key, plan, hash);
     if (this.satisfied(key) && (ds.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
       await this.syncNodes(ds, key, rollingUpdatePlan(ds, nodes, nodesToPods(pods), hash, this.ctx.clock.now()), hash);
