@@ -74,9 +74,11 @@ export class StatefulSetController implements Controller {
   private async claimPods(set: Obj): Promise<Obj[]> {
     const out: Obj[] = [];
     for (const pod of this.pods.list()) {
-      if (pod.metadata.namespace !== set.metadata.namespace || !isMemberOf(set, pod)) continue;
+      if (pod.metadata.namespace !== set.metadata.namespace) continue;
       const ref = controllerRefOf(pod);
-      const matches = selects(set, pod);
+      // ClaimPods with isMemberOf as the filter: an owned pod that is not `<set>-<n>` is released too.
+      const matches = selects(set, pod) && isMemberOf(set, pod);
+      if (!matches && ref?.uid !== set.metadata.uid) continue;
       const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`;
       try {
         if (ref?.uid === set.metadata.uid) {
