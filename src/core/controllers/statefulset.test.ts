@@ -61,7 +61,8 @@ describe('statefulset controller', () => {
   });
 
   it('makes claims from volumeClaimTemplates before the pod and keeps them when scaling down', async () => {
-    t = await startCluster('*', { kubeletDelayMs: 0 });
+    // No volume binder: the claims stay as the statefulset controller made them.
+    t = await startCluster('nodes,kubelet,scheduler,statefulset', { kubeletDelayMs: 0 });
     const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
     await t.post(STS, statefulSet('db', 2, { volumeClaimTemplates: [claim] }));
     await t.advance(10);
@@ -70,6 +71,14 @@ describe('statefulset controller', () => {
       ['data-db-0', { app: 'db' }],
       ['data-db-1', { app: 'db' }],
     ]);
+    // The claims are the controller's: one Update entry of kube-controller-manager, labels and spec.
+    const pvc = (await t.get('/api/v1/namespaces/default/persistentvolumeclaims/data-db-0')).json;
+    expect(pvc.metadata.managedFields.map((m: any) => [m.manager, m.operation, m.subresource])).toEqual([['kube-controller-manager', 'Update', undefined]]);
+    expect(pvc.metadata.managedFields[0].fieldsV1['f:metadata']).toEqual({ 'f:labels': { '.': {}, 'f:app': {} } });
+    expect(Object.keys(pvc.metadata.managedFields[0].fieldsV1['f:spec'])).toEqual(expect.arrayContaining(['f:accessModes', 'f:resources']));
+    const [rev] = await revisions();
+    expect(rev.metadata.managedFields.map((m: any) => [m.manager, m.operation])).toEqual([['kube-controller-manager', 'Update']]);
+    expect(rev.metadata.managedFields[0].fieldsV1['f:metadata']).toEqual({ 'f:labels': { '.': {}, 'f:app': {}, 'f:controller.kubernetes.io/hash': {} }, 'f:ownerReferences': expect.any(Object) });
     const p1 = (await pods()).find((p) => p.metadata.name === 'db-1');
     expect(p1.spec.volumes[0]).toEqual({ name: 'data', persistentVolumeClaim: { claimName: 'data-db-1' } });
     await t.patch(`${STS}/db`, { spec: { replicas: 0 } });
