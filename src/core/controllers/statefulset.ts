@@ -42,10 +42,15 @@ export class StatefulSetController implements Controller {
     const onOwned = (obj: Obj) => {
       const ref = controllerRefOf(obj);
       if (ref?.kind === 'StatefulSet') this.queue.add(`${obj.metadata.namespace}/${ref.name}`);
-      else if (!ref && obj.kind !== 'ControllerRevision') for (const s of this.sets.list()) if (s.metadata.namespace === obj.metadata.namespace && selects(s, obj)) enqueue(s);
+      else if (!ref) for (const s of this.sets.list()) if (s.metadata.namespace === obj.metadata.namespace && selects(s, obj)) enqueue(s);
+    };
+    // A revision made or renumbered brings its set back (a stale cache made the write conflict).
+    const onRevision = (cr: Obj) => {
+      const ref = controllerRefOf(cr);
+      if (ref?.kind === 'StatefulSet') this.queue.add(`${cr.metadata.namespace}/${ref.name}`);
     };
     this.pods.addHandlers({ onAdd: onOwned, onUpdate: (p, old) => (onOwned(p), controllerRefOf(old)?.uid !== controllerRefOf(p)?.uid && onOwned(old)), onDelete: onOwned });
-    this.revisions.addHandlers({ onAdd: onOwned, onUpdate: onOwned, onDelete: onOwned });
+    this.revisions.addHandlers({ onAdd: onRevision, onUpdate: onRevision, onDelete: onRevision });
   }
 
   stop(): void {
