@@ -64,6 +64,26 @@ describe('deployment rollouts seen from a watch', () => {
     expect(d.status.conditions.find((c: any) => c.type === 'Progressing').reason).toBe('NewReplicaSetAvailable');
   });
 
+  it('shows a ReplicaSet’s ReplicaFailure (a quota refusing pods) on the Deployment, and clears it once the pods fit', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    await t.post('/api/v1/namespaces/default/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '1' } } });
+    await t.settle();
+    await t.post(D, deployment('web', 2, 'nginx:1.24'));
+    await t.settle();
+    const [rs] = await replicaSets();
+    const rsFailure = rs.status.conditions.find((c: any) => c.type === 'ReplicaFailure');
+    expect(rsFailure).toMatchObject({ status: 'True', reason: 'FailedCreate' });
+    const d = (await t.get(`${D}/web`)).json;
+    const failure = d.status.conditions.find((c: any) => c.type === 'ReplicaFailure');
+    expect(failure).toEqual({ type: 'ReplicaFailure', status: 'True', lastUpdateTime: rsFailure.lastTransitionTime, lastTransitionTime: rsFailure.lastTransitionTime, reason: 'FailedCreate', message: rsFailure.message });
+    expect(failure.message).toContain('exceeded quota: pods');
+    await t.del('/api/v1/namespaces/default/resourcequotas/pods');
+    await t.advance(60_000);
+    const after = (await t.get(`${D}/web`)).json;
+    expect(after.status.conditions.map((c: any) => c.type)).toEqual(['Available', 'Progressing']);
+    expect(after.status.availableReplicas).toBe(2);
+  });
+
   it('keeps revision-history within 2000 characters, dropping the oldest numbers', () => {
     expect(withRevisionHistory('4', undefined)).toBe('4');
     expect(withRevisionHistory('4', '1,2')).toBe('1,2,4');
