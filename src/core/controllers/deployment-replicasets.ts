@@ -5,7 +5,7 @@
 import { clone, type Obj } from '../registry/objects';
 import { ApiCallError, type ApiClient } from './client';
 import type { EventRecorder } from './events';
-import { DESIRED_REPLICAS, MAX_REPLICAS, POD_TEMPLATE_HASH, REVISION, copiedAnnotations, equalIgnoreHash, maxSurgeOf, podTemplateHash, replicasOf, revisionOf } from './deployment-util';
+import { DESIRED_REPLICAS, MAX_REPLICAS, POD_TEMPLATE_HASH, REVISION, REVISION_HISTORY, copiedAnnotations, equalIgnoreHash, maxSurgeOf, podTemplateHash, replicasOf, revisionOf } from './deployment-util';
 import { ownerRefTo } from './pods';
 
 export interface RolloutState {
@@ -49,6 +49,9 @@ export class ReplicaSetWriter {
         }
       }
       if (revisionOf(rs) < maxOld + 1) {
+        // A rollback to this ReplicaSet: its earlier revision numbers are kept in revision-history.
+        const history = withRevisionHistory(annotations[REVISION], annotations[REVISION_HISTORY]);
+        if (history !== undefined) annotations[REVISION_HISTORY] = history;
         annotations[REVISION] = newRevision;
         changed = true;
       }
@@ -139,4 +142,24 @@ export function newReplicaCount(d: Obj, allRSs: Obj[], newRS: Obj | undefined): 
   if (current >= maxTotal) return replicasOf(newRS);
   const scaleUp = Math.min(maxTotal - current, replicas - replicasOf(newRS));
   return replicasOf(newRS) + scaleUp;
+}
+
+/** SetNewReplicaSetAnnotations' maxRevHistoryLengthInChars. */
+const MAX_REVISION_HISTORY_CHARS = 2000;
+
+/**
+ * The revision-history annotation after `oldRevision` is replaced: the old number appended,
+ * dropping the oldest entries to stay within 2000 characters (undefined: nothing to record).
+ */
+export function withRevisionHistory(oldRevision: string | undefined, history: string | undefined): string | undefined {
+  if (!oldRevision) return history;
+  const old = (history ?? '').split(',');
+  if (!old[0]) return oldRevision;
+  let total = (history ?? '').length + oldRevision.length + 1;
+  let start = 0;
+  while (total > MAX_REVISION_HISTORY_CHARS && start < old.length) {
+    total -= old[start].length + 1;
+    start++;
+  }
+  return total <= MAX_REVISION_HISTORY_CHARS ? [...old.slice(start), oldRevision].join(',') : history;
 }

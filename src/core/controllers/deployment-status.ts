@@ -2,7 +2,7 @@
 // syncRolloutStatus, checkPausedConditions): counts summed over its ReplicaSets, the Available
 // condition from maxUnavailable, and Progressing with kube's reasons and messages.
 import { clone, type Obj } from '../registry/objects';
-import { getCondition, maxUnavailableOf, newCondition, removeCondition, replicasOf, setCondition, sum } from './deployment-util';
+import { getCondition, maxUnavailableOf, newCondition, removeCondition, replicasOf, setCondition, sum, type DeploymentCondition } from './deployment-util';
 
 export const PROGRESSING = 'Progressing';
 export const AVAILABLE = 'Available';
@@ -59,8 +59,27 @@ function timedOut(d: Obj, s: Obj, now: number): boolean {
   return Date.parse(c.lastUpdateTime) + Number(d.spec.progressDeadlineSeconds) * 1000 < now;
 }
 
-/** syncRolloutStatus's status: calculateStatus plus the Progressing condition. */
+/** syncRolloutStatus's status: calculateStatus, the Progressing condition, then the ReplicaSets' ReplicaFailure. */
 export function rolloutStatus(d: Obj, allRSs: readonly Obj[], newRS: Obj | undefined, now: number): Obj {
+  const s = progressStatus(d, allRSs, newRS, now);
+  const failure = replicaFailure(allRSs, newRS);
+  if (failure) setCondition(s, failure);
+  else removeCondition(s, REPLICA_FAILURE);
+  return s;
+}
+
+const REPLICA_FAILURE = 'ReplicaFailure';
+
+/** getReplicaFailures' first: the new ReplicaSet's ReplicaFailure before any old one's, as a Deployment condition. */
+function replicaFailure(allRSs: readonly Obj[], newRS: Obj | undefined): DeploymentCondition | undefined {
+  const find = (rs: Obj | undefined) => ((rs?.status?.conditions ?? []) as Obj[]).find((c) => c.type === REPLICA_FAILURE);
+  const c = find(newRS) ?? allRSs.map(find).find(Boolean);
+  if (!c) return undefined;
+  // ReplicaSetToDeploymentCondition: both times are the ReplicaSet condition's transition time.
+  return { type: REPLICA_FAILURE, status: String(c.status), lastUpdateTime: String(c.lastTransitionTime), lastTransitionTime: String(c.lastTransitionTime), reason: String(c.reason ?? ''), message: String(c.message ?? '') };
+}
+
+function progressStatus(d: Obj, allRSs: readonly Obj[], newRS: Obj | undefined, now: number): Obj {
   const s = calculateStatus(d, allRSs, newRS, now);
   if (!hasProgressDeadline(d)) removeCondition(s, PROGRESSING);
   const current = getCondition(d.status ?? {}, PROGRESSING);

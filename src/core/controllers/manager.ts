@@ -11,6 +11,9 @@ import { KubeletSimulator } from './kubelet';
 import { Scheduler } from './scheduler';
 import { ReplicaSetController } from './replicaset';
 import { DeploymentController } from './deployment';
+import { ReplicationControllerController } from './replicationcontroller';
+import { StatefulSetController } from './statefulset';
+import { DaemonSetController } from './daemonset';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { parseControllers } from '../server/controllers-flag';
@@ -26,6 +29,9 @@ const ALL: readonly (() => Controller)[] = [
   () => new Scheduler(),
   () => new ReplicaSetController(),
   () => new DeploymentController(),
+  () => new ReplicationControllerController(),
+  () => new StatefulSetController(),
+  () => new DaemonSetController(),
   () => new EndpointsController(),
   () => new EndpointSliceController(),
   () => new HorizontalPodAutoscalerController(),

@@ -34,7 +34,7 @@ export function podRequests(pod: Obj): Requests {
   return sum;
 }
 
-function tolerates(tolerations: Obj[], taint: Obj): boolean {
+export function tolerates(tolerations: Obj[], taint: Obj): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
     if (t.key && t.key !== taint.key) return false;

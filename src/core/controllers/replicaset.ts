@@ -10,12 +10,32 @@ import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
 import { controllerRefOf, deletionOrder, isActivePod, isPodAvailable, isPodReady, ownerRefTo, podFromTemplate } from './pods';
 import { KeyQueue } from './queue';
+import { rfc3339Seconds } from './clock';
 
 /** kube's burstReplicas: at most this many creates or deletes per sync. */
 const BURST_REPLICAS = 500;
 
+/**
+ * What the engine manages: kube runs the same ReplicaSetController for ReplicaSets and (in
+ * replication_controller.go) for v1 ReplicationControllers, told apart by these.
+ */
+export interface ReplicaKind {
+  /** --controllers name. */
+  name: string;
+  apiVersion: string;
+  kind: string;
+  /** Collection path of all namespaces, and the namespaced prefix (`/apis/apps/v1/namespaces`). */
+  collection: string;
+  namespaced: string;
+  resource: string;
+  /** The service account it writes as, and its events' source component. */
+  account: string;
+}
+
+export const REPLICA_SETS: ReplicaKind = { name: 'replicaset', apiVersion: 'apps/v1', kind: 'ReplicaSet', collection: '/apis/apps/v1/replicasets', namespaced: '/apis/apps/v1/namespaces', resource: 'replicasets', account: 'replicaset-controller' };
+
 export class ReplicaSetController implements Controller {
-  readonly name = 'replicaset';
+  readonly name: string;
   private ctx!: ControllerContext;
   private client!: ApiClient;
   private events!: EventRecorder;
@@ -25,12 +45,16 @@ export class ReplicaSetController implements Controller {
   /** Creates and deletes made and not yet seen by the pod informer (kube's expectations), per ReplicaSet key. */
   private readonly expectations = new Map<string, { adds: Set<string>; deletes: Set<string>; pendingAdds: number }>();
 
+  constructor(private readonly of: ReplicaKind = REPLICA_SETS) {
+    this.name = of.name;
+  }
+
   async start(ctx: ControllerContext): Promise<void> {
     this.ctx = ctx;
-    this.client = ctx.client(controllerServiceAccount('replicaset-controller'));
-    this.events = new EventRecorder(this.client, ctx.clock, 'replicaset-controller');
-    this.queue = ctx.queue(new KeyQueue('replicaset-controller', ctx.clock, (key) => this.sync(key)));
-    this.replicaSets = await ctx.informer('/apis/apps/v1/replicasets');
+    this.client = ctx.client(controllerServiceAccount(this.of.account));
+    this.events = new EventRecorder(this.client, ctx.clock, this.of.account);
+    this.queue = ctx.queue(new KeyQueue(this.of.account, ctx.clock, (key) => this.sync(key)));
+    this.replicaSets = await ctx.informer(this.of.collection);
     this.pods = await ctx.informer('/api/v1/pods');
     this.replicaSets.addHandlers({ onAdd: (rs) => this.queue.add(keyOf(rs)), onUpdate: (rs) => this.queue.add(keyOf(rs)), onDelete: (rs) => this.expectations.delete(keyOf(rs)) });
     this.pods.addHandlers({
@@ -51,7 +75,7 @@ export class ReplicaSetController implements Controller {
     const ref = controllerRefOf(pod);
     const ns = String(pod.metadata?.namespace);
     if (ref) {
-      if (ref.kind !== 'ReplicaSet') return;
+      if (ref.kind !== this.of.kind) return;
       const key = `${ns}/${ref.name}`;
       const exp = this.expectations.get(key);
       if (exp && what === 'add' && exp.pendingAdds > 0) exp.pendingAdds--;
@@ -62,7 +86,7 @@ export class ReplicaSetController implements Controller {
     // An orphan: any ReplicaSet whose selector matches may adopt it.
     if (what === 'delete') return;
     for (const rs of this.replicaSets.list()) {
-      if (rs.metadata.namespace === ns && selects(rs, pod)) this.queue.add(keyOf(rs));
+      if (rs.metadata.namespace === ns && selects(rs, pod, this.of.kind === 'ReplicationController')) this.queue.add(keyOf(rs));
     }
   }
 
@@ -72,13 +96,24 @@ export class ReplicaSetController implements Controller {
   }
 
   private async sync(key: string): Promise<void> {
-    const rs = this.replicaSets.get(key);
-    if (!rs) return;
+    const cached = this.replicaSets.get(key);
+    if (!cached) return;
+    // The informer's objects may lack apiVersion and kind; events name the object by them.
+    const rs: Obj = { ...cached, apiVersion: this.of.apiVersion, kind: this.of.kind };
     const ns = String(rs.metadata.namespace);
     const pods = await this.claimPods(rs);
     const active = pods.filter(isActivePod);
-    if (this.satisfied(key) && !rs.metadata.deletionTimestamp) await this.manageReplicas(rs, key, active);
-    await this.updateStatus(rs, pods.filter(isActivePod), ns);
+    // A failed create or delete is reported in a ReplicaFailure condition, then retried.
+    let manageError: Error | undefined;
+    if (this.satisfied(key) && !rs.metadata.deletionTimestamp) {
+      try {
+        await this.manageReplicas(rs, key, active);
+      } catch (err) {
+        manageError = err instanceof Error ? err : new Error(String(err));
+      }
+    }
+    await this.updateStatus(rs, pods.filter(isActivePod), ns, manageError);
+    if (manageError) throw manageError;
   }
 
   /** Pods this ReplicaSet controls, after adopting matching orphans and releasing owned pods that no longer match. */
@@ -88,7 +123,7 @@ export class ReplicaSetController implements Controller {
     for (const pod of this.pods.list()) {
       if (pod.metadata.namespace !== rs.metadata.namespace) continue;
       const ref = controllerRefOf(pod);
-      const matches = selects(rs, pod);
+      const matches = selects(rs, pod, this.of.kind === 'ReplicationController');
       if (ref?.uid === uid) {
         if (matches || rs.metadata.deletionTimestamp) out.push(pod);
         else await this.release(rs, pod);
@@ -100,7 +135,7 @@ export class ReplicaSetController implements Controller {
   }
 
   private async adopt(rs: Obj, pod: Obj): Promise<boolean> {
-    const owner = ownerRefTo(rs, 'apps/v1', 'ReplicaSet');
+    const owner = ownerRefTo(rs, this.of.apiVersion, this.of.kind);
     try {
       await this.client.patch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`, { metadata: { ownerReferences: [owner], uid: pod.metadata.uid } });
       return true;
@@ -127,7 +162,7 @@ export class ReplicaSetController implements Controller {
       const count = Math.min(-diff, BURST_REPLICAS);
       const exp = { adds: new Set<string>(), deletes: new Set<string>(), pendingAdds: count };
       this.expectations.set(key, exp);
-      const owner = ownerRefTo(rs, 'apps/v1', 'ReplicaSet');
+      const owner = ownerRefTo(rs, this.of.apiVersion, this.of.kind);
       // Slow start, as kube's: batches of 1, 2, 4, ... so a failing create does not repeat hundreds of times.
       let remaining = count;
       for (let batch = 1; remaining > 0; batch *= 2) {
@@ -135,10 +170,12 @@ export class ReplicaSetController implements Controller {
         const results = await Promise.allSettled(Array.from({ length: size }, () => this.client.create(`/api/v1/namespaces/${ns}/pods`, podFromTemplate(rs.spec.template, String(rs.metadata.name), ns, owner))));
         remaining -= size;
         let failed = 0;
+        let first: unknown;
         for (const r of results) {
           if (r.status === 'fulfilled') await this.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.metadata.name}`);
           else {
             failed++;
+            first ??= r.reason;
             exp.pendingAdds--;
             await this.events.record(rs, 'Warning', 'FailedCreate', `Error creating: ${r.reason instanceof Error ? r.reason.message.replace(/^POST \S+: \d+ /, '') : String(r.reason)}`);
           }
@@ -146,7 +183,8 @@ export class ReplicaSetController implements Controller {
         if (failed) {
           // The creates not attempted are not expected either.
           exp.pendingAdds -= remaining;
-          throw new Error(`failed to create ${failed} pods`);
+          // slowStartBatch returns the first error; its text becomes the condition's message.
+          throw new Error(first instanceof Error ? first.message.replace(/^POST \S+: \d+ /, '') : String(first));
         }
       }
     } else if (diff > 0) {
@@ -167,7 +205,7 @@ export class ReplicaSetController implements Controller {
     }
   }
 
-  private async updateStatus(rs: Obj, active: Obj[], ns: string): Promise<void> {
+  private async updateStatus(rs: Obj, active: Obj[], ns: string, manageError?: Error): Promise<void> {
     const now = this.ctx.clock.now();
     const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
     const templateLabels = (rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
@@ -179,12 +217,13 @@ export class ReplicaSetController implements Controller {
     if (ready.length) status.readyReplicas = ready.length;
     if (available) status.availableReplicas = available;
     status.observedGeneration = rs.metadata.generation;
-    if (rs.status?.conditions) status.conditions = rs.status.conditions;
+    const conditions = replicaFailure((rs.status?.conditions ?? []) as Obj[], manageError, active.length - Number(rs.spec?.replicas ?? 1), now);
+    if (conditions.length) status.conditions = conditions;
     // Ready pods not yet available become available once minReadySeconds pass: look again then.
     if (minReadySeconds > 0 && ready.length > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
     if (sameStatus(rs.status ?? {}, status)) return;
     try {
-      await this.client.update(`/apis/apps/v1/namespaces/${ns}/replicasets/${rs.metadata.name}/status`, { ...rs, apiVersion: 'apps/v1', kind: 'ReplicaSet', status });
+      await this.client.update(`${this.of.namespaced}/${ns}/${this.of.resource}/${rs.metadata.name}/status`, { ...rs, status });
     } catch (err) {
       if (err instanceof ApiCallError && err.code === 404) return;
       throw err;
@@ -194,11 +233,30 @@ export class ReplicaSetController implements Controller {
 
 function sameStatus(a: Obj, b: Obj): boolean {
   const keys = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'];
-  return keys.every((k) => (a[k] ?? 0) === (b[k] ?? 0));
+  return keys.every((k) => (a[k] ?? 0) === (b[k] ?? 0)) && JSON.stringify(a.conditions ?? []) === JSON.stringify(b.conditions ?? []);
 }
 
-function selects(rs: Obj, pod: Obj): boolean {
+/**
+ * calculateStatus's ReplicaFailure rule: set (FailedCreate or FailedDelete, the error as its
+ * message) when managing replicas failed and the condition is absent; removed once it succeeds.
+ */
+function replicaFailure(conditions: Obj[], err: Error | undefined, diff: number, now: number): Obj[] {
+  const present = conditions.some((c) => c.type === 'ReplicaFailure');
+  if (err && !present) {
+    const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
+    return [...conditions, { type: 'ReplicaFailure', status: 'True', lastTransitionTime: rfc3339Seconds(now), reason, message: err.message }];
+  }
+  if (!err && present) return conditions.filter((c) => c.type !== 'ReplicaFailure');
+  return conditions;
+}
+
+function selects(rs: Obj, pod: Obj, plainMap: boolean): boolean {
   try {
+    // A ReplicationController's selector is a plain label map.
+    if (plainMap) {
+      const map = (rs.spec?.selector ?? {}) as Record<string, string>;
+      return Object.keys(map).length > 0 && Object.entries(map).every(([k, v]) => pod.metadata?.labels?.[k] === v);
+    }
     const sel = labelSelectorFromObject(rs.spec?.selector);
     if (!rs.spec?.selector || (!rs.spec.selector.matchLabels && !rs.spec.selector.matchExpressions)) return false;
     return matchesLabels(sel, pod.metadata?.labels ?? {});

@@ -20,6 +20,19 @@ const role = (name: string, rules: PolicyRule[]): ClusterRole => ({ apiVersion: 
 /** The controllers that run here, with their controller_policy.go rules. */
 const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
   [
+    'daemon-set-controller',
+    [
+      rule(READ, ['extensions', 'apps'], ['daemonsets']),
+      rule(['update'], ['extensions', 'apps'], ['daemonsets/status']),
+      rule(['update'], ['extensions', 'apps'], ['daemonsets/finalizers']),
+      rule(['list', 'watch'], [''], ['nodes']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [''], ['pods']),
+      rule(['create'], [''], ['pods/binding']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], ['apps'], ['controllerrevisions']),
+      EVENTS,
+    ],
+  ],
+  [
     'deployment-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['extensions', 'apps'], ['deployments']),
@@ -64,6 +77,29 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
       rule(['update'], ['apps', 'extensions'], ['replicasets/status']),
       rule(['update'], ['apps', 'extensions'], ['replicasets/finalizers']),
       rule(['list', 'watch', 'patch', 'create', 'delete'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+  [
+    'replication-controller',
+    [
+      rule(['get', 'list', 'watch', 'update'], [''], ['replicationcontrollers']),
+      rule(['update'], [''], ['replicationcontrollers/status']),
+      rule(['update'], [''], ['replicationcontrollers/finalizers']),
+      rule(['list', 'watch', 'patch', 'create', 'delete'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+  [
+    'statefulset-controller',
+    [
+      rule(['list', 'watch'], [''], ['pods']),
+      rule(['list', 'watch'], ['apps'], ['statefulsets']),
+      rule(['update'], ['apps'], ['statefulsets/status']),
+      rule(['update'], ['apps'], ['statefulsets/finalizers']),
+      rule(['get', 'create', 'delete', 'update', 'patch'], [''], ['pods']),
+      rule(['get', 'create', 'delete', 'update', 'patch', 'list', 'watch'], ['apps'], ['controllerrevisions']),
+      rule(['get', 'create'], [''], ['persistentvolumeclaims']),
       EVENTS,
     ],
   ],
