@@ -1,5 +1,5 @@
 // kube-scheduler (default-scheduler): each pending pod with no node is filtered against every
-// node, the fitting node with the most room (LeastAllocated) is chosen, and the pod is bound
+// node (pod-fit.ts, pod-fit-affinity.ts), the fitting node with the most room (LeastAllocated) is chosen, and the pod is bound
 // through pods/binding as `system:kube-scheduler`. When nothing fits, the pod gets
 // PodScheduled=False (reason Unschedulable) and a FailedScheduling event, and is tried again
 // when a node or a pod changes.
@@ -10,6 +10,7 @@ import { SCHEDULER, type Controller, type ControllerContext } from './controller
 import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
 import { fitErrorMessage, leastAllocatedScore, unfitReasons } from './pod-fit';
+import { InterPodAffinity } from './pod-fit-affinity';
 import { KeyQueue } from './queue';
 
 function isTerminal(pod: Obj): boolean {
@@ -28,6 +29,7 @@ export class Scheduler implements Controller {
   private events!: EventRecorder;
   private pods!: Informer;
   private nodes!: Informer;
+  private namespaces!: Informer;
   private queue!: KeyQueue;
   /** Pods bound here whose binding the informer has not shown yet (kube's assumed pods). */
   private readonly assumed = new Map<string, { node: string; pod: Obj }>();
@@ -39,10 +41,15 @@ export class Scheduler implements Controller {
     this.events = new EventRecorder(this.client, ctx.clock, 'default-scheduler');
     this.queue = ctx.queue(new KeyQueue('scheduler', ctx.clock, (key) => this.schedule(key)));
     this.nodes = await ctx.informer('/api/v1/nodes');
+    this.namespaces = await ctx.informer('/api/v1/namespaces');
     this.pods = await ctx.informer('/api/v1/pods');
     this.pods.addHandlers({
       onAdd: (pod) => this.onPod(pod),
-      onUpdate: (pod) => this.onPod(pod),
+      onUpdate: (pod, old) => {
+        // A pod newly placed may be what a waiting pod's affinity asks for (kube's AssignedPodAdd).
+        if (pod.spec?.nodeName && !old.spec?.nodeName) this.retryUnschedulable((key) => Boolean(this.pods.get(key)?.spec?.affinity?.podAffinity));
+        this.onPod(pod);
+      },
       onDelete: (pod) => {
         this.assumed.delete(keyOf(pod));
         this.unschedulable.delete(keyOf(pod));
@@ -63,9 +70,12 @@ export class Scheduler implements Controller {
     if (wantsScheduling(pod) && !this.unschedulable.has(key)) this.queue.add(key);
   }
 
-  private retryUnschedulable(): void {
-    for (const key of this.unschedulable) this.queue.add(key);
-    this.unschedulable.clear();
+  private retryUnschedulable(which: (key: string) => boolean = () => true): void {
+    for (const key of this.unschedulable) {
+      if (!which(key)) continue;
+      this.unschedulable.delete(key);
+      this.queue.add(key);
+    }
   }
 
   /** Pods that take room on each node: bound ones (not finished) and the ones bound but not yet seen. */
@@ -86,11 +96,16 @@ export class Scheduler implements Controller {
     if (!pod || !wantsScheduling(pod) || this.assumed.has(key)) return;
     const nodes = this.nodes.list().sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
     const byNode = this.podsByNode();
+    const interPod = new InterPodAffinity(pod, {
+      nodes,
+      podsOnNode: (name) => byNode.get(name) ?? [],
+      namespaceLabels: (ns) => this.namespaces.get(ns)?.metadata?.labels,
+    });
     const reasons: string[][] = [];
     let best: { node: Obj; score: number; count: number } | undefined;
     for (const node of nodes) {
       const onNode = byNode.get(String(node.metadata.name)) ?? [];
-      const why = unfitReasons(pod, node, onNode);
+      const why = unfitReasons(pod, node, onNode, interPod);
       if (why.length) {
         reasons.push(why);
         continue;
