@@ -44,6 +44,16 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
+    'node-controller',
+    [
+      rule(['get', 'list', 'update', 'delete', 'patch'], [''], ['nodes']),
+      rule(['patch', 'update'], [''], ['nodes/status']),
+      rule(['update'], [''], ['pods/status']),
+      rule(['list', 'delete'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+  [
     'replicaset-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['apps', 'extensions'], ['replicasets']),
