@@ -14,6 +14,8 @@ import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { NodeLifecycleController } from './node-lifecycle';
+import { PersistentVolumeBinder } from './pv-binder';
+import { StorageProvisioner } from './pv-provisioner';
 import { parseControllers } from '../server/controllers-flag';
 
 const ALL: readonly (() => Controller)[] = [
@@ -25,6 +27,8 @@ const ALL: readonly (() => Controller)[] = [
   () => new EndpointsController(),
   () => new EndpointSliceController(),
   () => new NodeLifecycleController(),
+  () => new PersistentVolumeBinder(),
+  () => new StorageProvisioner(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);

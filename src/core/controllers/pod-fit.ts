@@ -6,6 +6,7 @@ import type { Obj } from '../registry/objects';
 import { parseQuantity } from '../registry/validation/quantity';
 import { labelSelectorFromObject, matchesLabels, requirementMatches } from '../registry/selectors/labels';
 import type { InterPodAffinity } from './pod-fit-affinity';
+import type { PodVolumes } from './pod-fit-volumes';
 
 /** A quantity in thousandths (cpu in millicores, memory in millibytes), as the scheduler compares them. */
 export function milli(q: unknown): number {
@@ -77,7 +78,7 @@ function taintText(t: Obj): string {
  * Why the pod cannot go on this node, as the plugins word it (several resource shortages give
  * several reasons), or an empty list when it fits.
  */
-export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], interPod?: InterPodAffinity): string[] {
+export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], plugins: { volumes?: PodVolumes; interPod?: InterPodAffinity } = {}): string[] {
   const tolerations = (pod.spec?.tolerations ?? []) as Obj[];
   if (node.spec?.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) return ['node(s) were unschedulable'];
   const ready = ((node.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready');
@@ -101,8 +102,8 @@ export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], in
   if (want.cpu > 0 && used.cpu + want.cpu > milli(allocatable.cpu)) reasons.push('Insufficient cpu');
   if (want.memory > 0 && used.memory + want.memory > milli(allocatable.memory)) reasons.push('Insufficient memory');
   if (reasons.length) return reasons;
-  const affinity = interPod?.unfitReason(node);
-  return affinity ? [affinity] : [];
+  const later = plugins.volumes?.unfitReason(node) ?? plugins.interPod?.unfitReason(node);
+  return later ? [later] : [];
 }
 
 /** LeastAllocated (cpu and memory, equal weights), 0-100: the emptier node scores higher. */

@@ -54,6 +54,20 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
+    'persistent-volume-binder',
+    [
+      rule(['get', 'list', 'watch', 'update', 'create', 'delete'], [''], ['persistentvolumes']),
+      rule(['update'], [''], ['persistentvolumes/status']),
+      rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+      rule(['update'], [''], ['persistentvolumeclaims/status']),
+      rule(['list', 'watch', 'get', 'create', 'delete'], [''], ['pods']),
+      rule(READ, ['storage.k8s.io'], ['storageclasses']),
+      rule(['get', 'list'], [''], ['nodes']),
+      rule(['watch'], [''], ['events']),
+      EVENTS,
+    ],
+  ],
+  [
     'replicaset-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['apps', 'extensions'], ['replicasets']),
@@ -110,6 +124,20 @@ export function componentClusterRoles(): ClusterRole[] {
       rule(READ, ['storage.k8s.io'], ['csidrivers', 'csistoragecapacities']),
     ]),
     NODE_ROLE,
+    // kube-scheduler's volume binder pre-binds volumes and marks claims for provisioning.
+    role('system:volume-scheduler', [
+      rule(['get', 'list', 'watch', 'patch', 'update'], [''], ['persistentvolumes']),
+      rule(READ, ['storage.k8s.io'], ['storageclasses']),
+      rule(['get', 'list', 'watch', 'patch', 'update'], [''], ['persistentvolumeclaims']),
+    ]),
+    // bootstrappolicy's role for external provisioners; the storage add-on's is bound to it.
+    role('system:persistent-volume-provisioner', [
+      rule(['get', 'list', 'watch', 'create', 'delete'], [''], ['persistentvolumes']),
+      rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+      rule(READ, ['storage.k8s.io'], ['storageclasses']),
+      rule(['watch'], [''], ['events']),
+      EVENTS,
+    ]),
     ...CONTROLLER_ROLES.map(([name, rules]) => role(`system:controller:${name}`, rules)),
   ];
 }
@@ -122,6 +150,8 @@ export function componentClusterRoleBindings(): ClusterRoleBinding[] {
   return [
     binding('system:kube-controller-manager', { apiGroup: RBAC_GROUP, kind: 'User', name: 'system:kube-controller-manager' }),
     binding('system:kube-scheduler', { apiGroup: RBAC_GROUP, kind: 'User', name: 'system:kube-scheduler' }),
+    binding('system:volume-scheduler', { apiGroup: RBAC_GROUP, kind: 'User', name: 'system:kube-scheduler' }),
+    { ...binding('system:persistent-volume-provisioner', { kind: 'ServiceAccount', name: 'storage-provisioner', namespace: 'kube-system' }), metadata: meta('storage-provisioner') },
     ...CONTROLLER_ROLES.map(([name]) => binding(`system:controller:${name}`, { kind: 'ServiceAccount', name, namespace: 'kube-system' })),
   ];
 }
