@@ -13,6 +13,7 @@ import { ReplicaSetController } from './replicaset';
 import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
+import { EndpointSliceMirroringController } from './endpointslice-mirroring';
 import { NodeLifecycleController } from './node-lifecycle';
 import { PersistentVolumeBinder } from './pv-binder';
 import { StorageProvisioner } from './pv-provisioner';
@@ -26,6 +27,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new DeploymentController(),
   () => new EndpointsController(),
   () => new EndpointSliceController(),
+  () => new EndpointSliceMirroringController(),
   () => new NodeLifecycleController(),
   () => new PersistentVolumeBinder(),
   () => new StorageProvisioner(),

@@ -44,6 +44,16 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
+    'endpointslicemirroring-controller',
+    [
+      rule(READ, [''], ['services', 'endpoints']),
+      rule(['update'], [''], ['services/finalizers']),
+      rule(['update'], [''], ['endpoints/finalizers']),
+      rule(['get', 'list', 'create', 'update', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
+      EVENTS,
+    ],
+  ],
+  [
     'node-controller',
     [
       rule(['get', 'list', 'update', 'delete', 'patch'], [''], ['nodes']),
