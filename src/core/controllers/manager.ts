@@ -13,6 +13,7 @@ import { ReplicaSetController } from './replicaset';
 import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
+import { CsrApprovingController } from './csr-approving';
 import { EndpointSliceMirroringController } from './endpointslice-mirroring';
 import { NodeLifecycleController } from './node-lifecycle';
 import { PersistentVolumeBinder } from './pv-binder';
@@ -31,6 +32,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new NodeLifecycleController(),
   () => new PersistentVolumeBinder(),
   () => new StorageProvisioner(),
+  () => new CsrApprovingController(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);

@@ -20,6 +20,17 @@ const role = (name: string, rules: PolicyRule[]): ClusterRole => ({ apiVersion: 
 /** The controllers that run here, with their controller_policy.go rules. */
 const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
   [
+    'certificate-controller',
+    [
+      rule(['get', 'list', 'watch', 'delete'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+      rule(['update'], ['certificates.k8s.io'], ['certificatesigningrequests/status', 'certificatesigningrequests/approval']),
+      { verbs: ['approve'], apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client-kubelet'] },
+      { verbs: ['sign'], apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving', 'kubernetes.io/legacy-unknown'] },
+      rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+      EVENTS,
+    ],
+  ],
+  [
     'deployment-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['extensions', 'apps'], ['deployments']),
