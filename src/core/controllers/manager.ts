@@ -14,6 +14,7 @@ import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { CsrApprovingController } from './csr-approving';
+import { CsrSigningController } from './csr-signing';
 import { EndpointSliceMirroringController } from './endpointslice-mirroring';
 import { NodeLifecycleController } from './node-lifecycle';
 import { PersistentVolumeBinder } from './pv-binder';
@@ -33,6 +34,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new PersistentVolumeBinder(),
   () => new StorageProvisioner(),
   () => new CsrApprovingController(),
+  () => new CsrSigningController(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);
@@ -42,6 +44,8 @@ export interface ClusterControllerOptions {
   selection?: string;
   clock?: Clock;
   cluster?: Partial<ClusterOptions>;
+  /** The csrsigning controller's CA (PEM certificate and PKCS#8 key); absent: it signs nothing. */
+  signing?: { certPem: string; keyPem: string };
 }
 
 export class ClusterControllers {
@@ -59,7 +63,7 @@ export class ClusterControllers {
     this.enabled = CONTROLLER_NAMES.filter((n) => selected(n));
     // Absent settings (undefined) keep their defaults.
     const given = Object.fromEntries(Object.entries(opts.cluster ?? {}).filter(([, v]) => v !== undefined));
-    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given });
+    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given }, opts.signing);
   }
 
   async start(): Promise<void> {
