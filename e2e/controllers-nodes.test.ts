@@ -1,9 +1,16 @@
 // Nodes, storage and scheduling with the real kubectl 1.34 against the Node host: drain and
 // uncordon, a claim bound through the default StorageClass, a node whose kubelet stops turning
-// NotReady with the node lifecycle controller's taints. The cluster clock runs 20 times faster,
+// NotReady with the node lifecycle controller's taints, and (over HTTPS with RBAC) a client
+// certificate request approved with kubectl and signed by the cluster's CA. The cluster clock runs 20 times faster,
 // so the 40 s grace period passes in two seconds.
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderKubeconfig } from '../src/hosts/node/kubeconfig';
 import { type Cluster, eventually, kubectlOk, startCluster } from './harness';
+import { startSecureServer } from './secure-server';
 
 let c: Cluster;
 beforeAll(async () => {
@@ -105,5 +112,36 @@ spec:
       expect(n.status.conditions.find((x: any) => x.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
       expect(n.spec.taints).toBeUndefined();
     }, 20_000);
+  });
+});
+
+describe('certificate signing over HTTPS with RBAC', () => {
+  it('kubectl certificate approve, then csrsigning issues a certificate the server accepts', async () => {
+    const secure = await startSecureServer('');
+    try {
+      const key = join(secure.dir, 'dave.key');
+      const req = join(secure.dir, 'dave.csr');
+      await promisify(execFile)('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', req, '-subj', '/O=devs/CN=dave']);
+      const request = Buffer.from(await readFile(req)).toString('base64');
+      const manifest = JSON.stringify({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'dave' }, spec: { request, signerName: 'kubernetes.io/kube-apiserver-client', usages: ['client auth'], expirationSeconds: 86400 } });
+      expect((await secure.kubectl(['create', '-f', '-'], manifest)).code).toBe(0);
+      expect((await secure.kubectl(['certificate', 'approve', 'dave'])).stdout.trim()).toBe('certificatesigningrequest.certificates.k8s.io/dave approved');
+      const certificate = await eventually(async () => {
+        const r = await secure.kubectl(['get', 'csr', 'dave', '-o', 'jsonpath={.status.certificate}']);
+        expect(r.stdout).not.toBe('');
+        return Buffer.from(r.stdout, 'base64').toString();
+      });
+      expect((await secure.kubectl(['get', 'csr', 'dave', '--no-headers'])).stdout).toMatch(/\sApproved,Issued\s*$/);
+      // The certificate authenticates dave, in group devs: RBAC then refuses him by name.
+      const admin = await readFile(secure.kubeconfig, 'utf8');
+      const server = JSON.parse(/server: (".*")/.exec(admin)![1]) as string;
+      const caCertPem = await readFile(join(secure.dir, 'data', 'ca.crt'), 'utf8');
+      const daveConfig = join(secure.dir, 'dave.kubeconfig');
+      await writeFile(daveConfig, renderKubeconfig(server, { caCertPem, clientCert: { cert: certificate, key: await readFile(key, 'utf8') } }), { mode: 0o600 });
+      const asDave = await secure.kubectl(['get', 'pods'], undefined, daveConfig);
+      expect(asDave.stderr).toContain('User "dave" cannot list resource "pods"');
+    } finally {
+      await secure.stop();
+    }
   });
 });
