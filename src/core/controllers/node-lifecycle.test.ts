@@ -96,4 +96,25 @@ describe('node lifecycle controller', () => {
       expect(n.spec.taints).toEqual([{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }]);
     }
   });
+
+  it('with RBAC on, the lifecycle, storage and mirroring components are authorized by their bootstrap roles', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 }, { authorization: 'RBAC' });
+    await t.post('/api/v1/namespaces/default/persistentvolumeclaims', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    await t.post('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'app' }, spec: { nodeSelector: { 'kubernetes.io/hostname': 'node-1' }, containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } });
+    await t.post('/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext' }, spec: { ports: [{ port: 80 }] } });
+    await t.post('/api/v1/namespaces/default/endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'ext' }, subsets: [{ addresses: [{ ip: '10.9.9.9' }], ports: [{ port: 80 }] }] });
+    await t.settle();
+    expect((await t.get('/api/v1/namespaces/default/persistentvolumeclaims/data')).json.status.phase).toBe('Bound');
+    expect((await pods())[0].spec.nodeName).toBe('node-1');
+    await stopKubelet('node-1', 'stopped');
+    await t.advance(45_000);
+    expect(ready(await node('node-1')).status).toBe('Unknown');
+    expect((await pods())[0].status.conditions.find((c: any) => c.type === 'Ready').status).toBe('False');
+    await t.advance(300_000);
+    expect(await pods()).toEqual([]);
+    const slices = (await t.get('/apis/discovery.k8s.io/v1/namespaces/default/endpointslices')).json.items;
+    expect(slices.map((s: any) => s.metadata.labels['endpointslice.kubernetes.io/managed-by'])).toContain('endpointslicemirroring-controller.k8s.io');
+    const denied = t.api.audit!.events().filter((e) => e.responseStatus?.code === 403).map((e) => `${e.user.username} ${e.verb} ${e.objectRef?.resource}/${e.objectRef?.subresource ?? ''}`);
+    expect(denied).toEqual([]);
+  });
 });
