@@ -43,6 +43,8 @@ export class NodeLifecycleController implements Controller {
   private queue!: KeyQueue;
   private evictions!: TaintEvictions;
   private readonly health = new Map<string, NodeHealth>();
+  /** Whether every node was down at the last look (kube's full-disruption zone state). */
+  private lastFullDisruption = false;
 
   async start(ctx: ControllerContext): Promise<void> {
     this.ctx = ctx;
@@ -160,6 +162,4 @@ export class NodeLifecycleController implements Controller {
       for (const other of all) if (other.metadata.name !== node.metadata.name) this.queue.add(String(other.metadata.name));
     }
   }
-
-  private lastFullDisruption = false;
 }
