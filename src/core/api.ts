@@ -87,6 +87,12 @@ export interface ApiServerOptions {
   clock?: Clock;
   /** Simulated nodes: count, size, kubelet delay. */
   cluster?: Partial<ClusterOptions>;
+  /**
+   * The CA the csrsigning controller issues certificates with (kube-controller-manager's
+   * --cluster-signing-cert-file/--cluster-signing-key-file): PEM certificate and PKCS#8 P-256
+   * key. Absent: CSRs are not signed, as in a kube-controller-manager without them.
+   */
+  clusterSigning?: { certPem: string; keyPem: string };
 }
 
 export interface ApiServer {

@@ -1,5 +1,5 @@
 // Wires the admission plug-ins into the store (ResourceHooks), in kube-apiserver's plug-in order:
-// mutating LimitRanger, Priority and DefaultStorageClass before validation (beforeCreate), then
+// mutating LimitRanger, Priority, DefaultTolerationSeconds and DefaultStorageClass before validation (beforeCreate), then
 // ResourceQuota (it sees the mutated object); PodSecurity validates after object validation and
 // the mutating webhooks (admitCreate, prepareUpdate), for pods and for workloads' pod templates.
 // The resource's own hook (e.g. a Service's ClusterIP allocation) runs after admission, as the
@@ -9,6 +9,7 @@ import type { Obj } from '../registry/objects';
 import { admitPodLimitRanges } from './limit-ranger';
 import { admitPodPriority } from './priority';
 import { admitClaimStorageClass } from './default-storage-class';
+import { admitDefaultTolerationSeconds } from './default-toleration-seconds';
 import { admitQuota } from './resource-quota';
 import { COUNTED } from './quota-usage';
 import { admitPodCreate, admitWorkload, preparePodUpdate, prepareWorkloadUpdate, WORKLOAD_KEYS } from './pod-security-modes';
@@ -17,7 +18,7 @@ import { registerWebhookConfigDefaults } from './webhooks/config-defaults';
 type Mutation = (ctx: RegistryContext, ns: string, obj: Obj) => Promise<void>;
 
 const MUTATIONS: Record<string, Mutation[]> = {
-  '/pods': [(c, ns, obj) => admitPodLimitRanges(c, ns, obj), (c, _ns, obj) => admitPodPriority(c, obj)],
+  '/pods': [(c, ns, obj) => admitPodLimitRanges(c, ns, obj), (c, _ns, obj) => admitPodPriority(c, obj), async (_c, _ns, obj) => admitDefaultTolerationSeconds(obj)],
   '/persistentvolumeclaims': [(c, _ns, obj) => admitClaimStorageClass(c, obj)],
 };
 

@@ -57,6 +57,8 @@ export class ControllerContext {
     private readonly handle: Handle,
     readonly clock: Clock,
     readonly cluster: ClusterOptions,
+    /** The CA the csrsigning controller signs with, when the host has one. */
+    readonly signing?: { certPem: string; keyPem: string },
   ) {}
 
   client(identity: Identity): ApiClient {

@@ -9,7 +9,7 @@ import { ApiCallError, type ApiClient } from './client';
 import { rfc3339Seconds } from './clock';
 import { nodeIdentity, type Controller, type ControllerContext } from './controller';
 import { keyOf, type Informer } from './informer';
-import { nodeNetwork, simulatedNodeName } from './nodes';
+import { kubeletState, nodeNetwork, simulatedNodeName } from './nodes';
 import { kubeletPodStatus } from './pod-status';
 import { KeyQueue } from './queue';
 import { EventRecorder } from './events';
@@ -28,6 +28,7 @@ export class KubeletSimulator implements Controller {
   readonly name = 'kubelet';
   private ctx!: ControllerContext;
   private pods!: Informer;
+  private nodeObjects!: Informer;
   private queue!: KeyQueue;
   private readonly nodes = new Map<string, NodeState>();
   /** Pod uid → cluster time the kubelet admitted it (the delay counts from here). */
@@ -45,6 +46,9 @@ export class KubeletSimulator implements Controller {
     }
     this.queue = ctx.queue(new KeyQueue('kubelet', ctx.clock, (key) => this.sync(key)));
     this.pods = await ctx.informer('/api/v1/pods');
+    // A kubelet stopped through its Node's annotation (nodes.ts) leaves its pods alone until it is back.
+    this.nodeObjects = await ctx.informer('/api/v1/nodes');
+    this.nodeObjects.addHandlers({ onUpdate: (node, old) => kubeletState(old) === 'stopped' && kubeletState(node) !== 'stopped' && this.pods.list().forEach((p) => p.spec?.nodeName === node.metadata.name && this.enqueue(p)) });
     this.pods.addHandlers({
       onAdd: (pod) => this.enqueue(pod),
       onUpdate: (pod) => this.enqueue(pod),
@@ -83,7 +87,7 @@ export class KubeletSimulator implements Controller {
     const pod = this.pods.get(key);
     if (!pod || pod.metadata.deletionTimestamp) return;
     const node = this.nodes.get(String(pod.spec?.nodeName ?? ''));
-    if (!node) return;
+    if (!node || kubeletState(this.nodeObjects.get(String(pod.spec.nodeName))) === 'stopped') return;
     const phase = pod.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') return;
     const uid = String(pod.metadata.uid);

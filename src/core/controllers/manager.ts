@@ -16,6 +16,12 @@ import { StatefulSetController } from './statefulset';
 import { DaemonSetController } from './daemonset';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
+import { CsrApprovingController } from './csr-approving';
+import { CsrSigningController } from './csr-signing';
+import { EndpointSliceMirroringController } from './endpointslice-mirroring';
+import { NodeLifecycleController } from './node-lifecycle';
+import { PersistentVolumeBinder } from './pv-binder';
+import { StorageProvisioner } from './pv-provisioner';
 import { parseControllers } from '../server/controllers-flag';
 import type { AggregatedApi } from '../server/aggregated-api';
 import { MetricsServer } from './metrics-server';
@@ -36,6 +42,12 @@ const ALL: readonly (() => Controller)[] = [
   () => new EndpointSliceController(),
   () => new HorizontalPodAutoscalerController(),
   () => new MetricsServer(),
+  () => new EndpointSliceMirroringController(),
+  () => new NodeLifecycleController(),
+  () => new PersistentVolumeBinder(),
+  () => new StorageProvisioner(),
+  () => new CsrApprovingController(),
+  () => new CsrSigningController(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);
@@ -45,6 +57,8 @@ export interface ClusterControllerOptions {
   selection?: string;
   clock?: Clock;
   cluster?: Partial<ClusterOptions>;
+  /** The csrsigning controller's CA (PEM certificate and PKCS#8 key); absent: it signs nothing. */
+  signing?: { certPem: string; keyPem: string };
 }
 
 export class ClusterControllers {
@@ -62,7 +76,7 @@ export class ClusterControllers {
     this.enabled = CONTROLLER_NAMES.filter((n) => selected(n));
     // Absent settings (undefined) keep their defaults.
     const given = Object.fromEntries(Object.entries(opts.cluster ?? {}).filter(([, v]) => v !== undefined));
-    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given });
+    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given }, opts.signing);
   }
 
   async start(): Promise<void> {

@@ -1,10 +1,12 @@
-// The scheduler's filters (kube-scheduler v1.23 plugins NodeUnschedulable, NodeName,
-// TaintToleration, NodeAffinity, NodeResourcesFit), as pure functions of a pod and a node with
-// the pods already on it. Each refusal is worded as the plugin words it, because the
+// The scheduler's filters (kube-scheduler v1.23 plugins NodeUnschedulable, TaintToleration,
+// NodeAffinity, NodeResourcesFit, InterPodAffinity, in the default profile's order: a node is
+// refused by the first that fails), as functions of a pod and a node with the pods already on it. Each refusal is worded as the plugin words it, because the
 // FailedScheduling message counts nodes per reason.
 import type { Obj } from '../registry/objects';
 import { parseQuantity } from '../registry/validation/quantity';
 import { labelSelectorFromObject, matchesLabels, requirementMatches } from '../registry/selectors/labels';
+import type { InterPodAffinity } from './pod-fit-affinity';
+import type { PodVolumes } from './pod-fit-volumes';
 
 /** A quantity in thousandths (cpu in millicores, memory in millibytes), as the scheduler compares them. */
 export function milli(q: unknown): number {
@@ -34,6 +36,7 @@ export function podRequests(pod: Obj): Requests {
   return sum;
 }
 
+/** v1.Toleration.ToleratesTaint, for any of the tolerations. */
 export function tolerates(tolerations: Obj[], taint: Obj): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
@@ -75,15 +78,17 @@ function taintText(t: Obj): string {
  * Why the pod cannot go on this node, as the plugins word it (several resource shortages give
  * several reasons), or an empty list when it fits.
  */
-export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[]): string[] {
+export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], plugins: { volumes?: PodVolumes; interPod?: InterPodAffinity } = {}): string[] {
   const tolerations = (pod.spec?.tolerations ?? []) as Obj[];
   if (node.spec?.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) return ['node(s) were unschedulable'];
-  if (!matchesNodeAffinity(pod, node)) return ["node(s) didn't match Pod's node affinity/selector"];
   const ready = ((node.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready');
   const taints = [...((node.spec?.taints ?? []) as Obj[])];
-  if (ready?.status !== 'True') taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
+  // The node lifecycle controller taints a node that is not Ready; until it has (or when it does
+  // not run) the node counts as so tainted, so no pod lands on a node that never became Ready.
+  if (ready?.status !== 'True' && !taints.some((t) => t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable')) taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
   const untolerated = taints.find((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t));
   if (untolerated) return [`node(s) had taint ${taintText(untolerated)}, that the pod didn't tolerate`];
+  if (!matchesNodeAffinity(pod, node)) return ["node(s) didn't match Pod's node affinity/selector"];
   const reasons: string[] = [];
   const allocatable = node.status?.allocatable ?? {};
   if (podsOnNode.length + 1 > milli(allocatable.pods ?? '0') / 1000) reasons.push('Too many pods');
@@ -96,7 +101,9 @@ export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[]): s
   }
   if (want.cpu > 0 && used.cpu + want.cpu > milli(allocatable.cpu)) reasons.push('Insufficient cpu');
   if (want.memory > 0 && used.memory + want.memory > milli(allocatable.memory)) reasons.push('Insufficient memory');
-  return reasons;
+  if (reasons.length) return reasons;
+  const later = plugins.volumes?.unfitReason(node) ?? plugins.interPod?.unfitReason(node);
+  return later ? [later] : [];
 }
 
 /** LeastAllocated (cpu and memory, equal weights), 0-100: the emptier node scores higher. */

@@ -76,6 +76,64 @@ describe('kube-scheduler', () => {
     expect(await nodeOf('toobig')).toBe('large');
   });
 
+  it('honours required pod anti-affinity on kubernetes.io/hostname, and explains the pod that fits nowhere', async () => {
+    t = await startCluster('nodes,scheduler');
+    const spread = (name: string) => ({
+      metadata: { name, labels: { app: 'web' } },
+      spec: { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } } },
+    });
+    for (const n of ['w1', 'w2', 'w3', 'w4']) {
+      const p = spread(n);
+      await t.post('/api/v1/namespaces/default/pods', { ...pod(n, p.spec), metadata: p.metadata });
+      await t.settle();
+    }
+    expect(new Set([await nodeOf('w1'), await nodeOf('w2'), await nodeOf('w3')]).size).toBe(3);
+    expect(await nodeOf('w4')).toBeUndefined();
+    const w4 = (await t.get('/api/v1/namespaces/default/pods/w4')).json;
+    expect(w4.status.conditions[0]).toMatchObject({ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules." });
+    // A pod without rules of its own, matched by the others' anti-affinity, is refused too (symmetry).
+    await t.post('/api/v1/namespaces/default/pods', { ...pod('plain'), metadata: { name: 'plain', labels: { app: 'web' } } });
+    await t.settle();
+    expect((await t.get('/api/v1/namespaces/default/pods/plain')).json.status.conditions[0].message).toBe("0/3 nodes are available: 3 node(s) didn't satisfy existing pods anti-affinity rules.");
+    // One of them goes: a waiting pod takes its node.
+    const freed = await nodeOf('w2');
+    await t.del('/api/v1/namespaces/default/pods/w2');
+    await t.settle();
+    expect([await nodeOf('w4'), await nodeOf('plain')]).toContain(freed);
+  });
+
+  it('honours required pod affinity: a pod follows the pods it names, the first of a self-affine group goes anywhere', async () => {
+    t = await startCluster('nodes,scheduler');
+    await t.post('/api/v1/namespaces/default/pods', { ...pod('db', { nodeSelector: { 'kubernetes.io/hostname': 'node-3' } }), metadata: { name: 'db', labels: { app: 'db' } } });
+    await t.settle();
+    const near = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'kubernetes.io/hostname' }] } };
+    for (const n of ['cache-1', 'cache-2']) await t.post('/api/v1/namespaces/default/pods', pod(n, { affinity: near }));
+    // Affinity to pods in another namespace only: none match, and the pod does not match itself.
+    const elsewhere = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, namespaces: ['other'], topologyKey: 'kubernetes.io/hostname' }] } };
+    await t.post('/api/v1/namespaces/default/pods', pod('lost', { affinity: elsewhere }));
+    const self = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { team: 'a' } }, topologyKey: 'kubernetes.io/hostname' }] } };
+    await t.post('/api/v1/namespaces/default/pods', { ...pod('a1', { affinity: self }), metadata: { name: 'a1', labels: { team: 'a' } } });
+    await t.settle();
+    await t.post('/api/v1/namespaces/default/pods', { ...pod('a2', { affinity: self }), metadata: { name: 'a2', labels: { team: 'a' } } });
+    await t.settle();
+    expect(await nodeOf('cache-1')).toBe('node-3');
+    expect(await nodeOf('cache-2')).toBe('node-3');
+    expect(await nodeOf('lost')).toBeUndefined();
+    expect((await t.get('/api/v1/namespaces/default/pods/lost')).json.status.conditions[0].message).toBe("0/3 nodes are available: 3 node(s) didn't match pod affinity rules.");
+    expect(await nodeOf('a1')).toMatch(/^node-\d$/);
+    expect(await nodeOf('a2')).toBe(await nodeOf('a1'));
+  });
+
+  it('checks taints before node affinity, as the default profile orders its filters', async () => {
+    t = await startCluster('nodes,scheduler');
+    await t.patch('/api/v1/nodes/node-1', { spec: { taints: [{ key: 'gpu', value: 'yes', effect: 'NoSchedule' }] } });
+    await t.post('/api/v1/namespaces/default/pods', pod('picky', { nodeSelector: { disk: 'ssd' } }));
+    await t.settle();
+    expect((await t.get('/api/v1/namespaces/default/pods/picky')).json.status.conditions[0].message).toBe(
+      "0/3 nodes are available: 1 node(s) had taint {gpu: yes}, that the pod didn't tolerate, 2 node(s) didn't match Pod's node affinity/selector.",
+    );
+  });
+
   it('leaves pods of another scheduler alone', async () => {
     t = await startCluster('nodes,scheduler');
     await t.post('/api/v1/namespaces/default/pods', pod('other', { schedulerName: 'my-scheduler' }));

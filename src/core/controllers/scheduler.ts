@@ -1,5 +1,5 @@
 // kube-scheduler (default-scheduler): each pending pod with no node is filtered against every
-// node, the fitting node with the most room (LeastAllocated) is chosen, and the pod is bound
+// node (pod-fit.ts, pod-fit-affinity.ts), the fitting node with the most room (LeastAllocated) is chosen, and the pod is bound
 // through pods/binding as `system:kube-scheduler`. When nothing fits, the pod gets
 // PodScheduled=False (reason Unschedulable) and a FailedScheduling event, and is tried again
 // when a node or a pod changes.
@@ -10,6 +10,9 @@ import { SCHEDULER, type Controller, type ControllerContext } from './controller
 import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
 import { fitErrorMessage, leastAllocatedScore, unfitReasons } from './pod-fit';
+import { InterPodAffinity } from './pod-fit-affinity';
+import { PodVolumes } from './pod-fit-volumes';
+import { ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE } from './pv-matching';
 import { KeyQueue } from './queue';
 
 function isTerminal(pod: Obj): boolean {
@@ -28,6 +31,12 @@ export class Scheduler implements Controller {
   private events!: EventRecorder;
   private pods!: Informer;
   private nodes!: Informer;
+  private namespaces!: Informer;
+  private claims!: Informer;
+  private volumes!: Informer;
+  private classes!: Informer;
+  /** Pods whose volumes are being bound or provisioned for their node (kube's PreBind wait). */
+  private readonly waitingOnVolumes = new Set<string>();
   private queue!: KeyQueue;
   /** Pods bound here whose binding the informer has not shown yet (kube's assumed pods). */
   private readonly assumed = new Map<string, { node: string; pod: Obj }>();
@@ -39,12 +48,29 @@ export class Scheduler implements Controller {
     this.events = new EventRecorder(this.client, ctx.clock, 'default-scheduler');
     this.queue = ctx.queue(new KeyQueue('scheduler', ctx.clock, (key) => this.schedule(key)));
     this.nodes = await ctx.informer('/api/v1/nodes');
+    this.namespaces = await ctx.informer('/api/v1/namespaces');
+    this.classes = await ctx.informer('/apis/storage.k8s.io/v1/storageclasses');
+    this.volumes = await ctx.informer('/api/v1/persistentvolumes');
+    this.claims = await ctx.informer('/api/v1/persistentvolumeclaims');
+    // A claim or volume changing may let a pod waiting on volumes (or refused for them) go on.
+    const onStorage = () => {
+      for (const key of this.waitingOnVolumes) this.queue.add(key);
+      this.waitingOnVolumes.clear();
+      this.retryUnschedulable((key) => ((this.pods.get(key)?.spec?.volumes ?? []) as Obj[]).some((v) => v?.persistentVolumeClaim));
+    };
+    this.claims.addHandlers({ onAdd: onStorage, onUpdate: onStorage });
+    this.volumes.addHandlers({ onAdd: onStorage, onUpdate: onStorage });
     this.pods = await ctx.informer('/api/v1/pods');
     this.pods.addHandlers({
       onAdd: (pod) => this.onPod(pod),
-      onUpdate: (pod) => this.onPod(pod),
+      onUpdate: (pod, old) => {
+        // A pod newly placed may be what a waiting pod's affinity asks for (kube's AssignedPodAdd).
+        if (pod.spec?.nodeName && !old.spec?.nodeName) this.retryUnschedulable((key) => Boolean(this.pods.get(key)?.spec?.affinity?.podAffinity));
+        this.onPod(pod);
+      },
       onDelete: (pod) => {
         this.assumed.delete(keyOf(pod));
+        this.waitingOnVolumes.delete(keyOf(pod));
         this.unschedulable.delete(keyOf(pod));
         // Room was freed: pods that did not fit may now.
         if (pod.spec?.nodeName) this.retryUnschedulable();
@@ -63,9 +89,12 @@ export class Scheduler implements Controller {
     if (wantsScheduling(pod) && !this.unschedulable.has(key)) this.queue.add(key);
   }
 
-  private retryUnschedulable(): void {
-    for (const key of this.unschedulable) this.queue.add(key);
-    this.unschedulable.clear();
+  private retryUnschedulable(which: (key: string) => boolean = () => true): void {
+    for (const key of this.unschedulable) {
+      if (!which(key)) continue;
+      this.unschedulable.delete(key);
+      this.queue.add(key);
+    }
   }
 
   /** Pods that take room on each node: bound ones (not finished) and the ones bound but not yet seen. */
@@ -86,11 +115,24 @@ export class Scheduler implements Controller {
     if (!pod || !wantsScheduling(pod) || this.assumed.has(key)) return;
     const nodes = this.nodes.list().sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
     const byNode = this.podsByNode();
+    const interPod = new InterPodAffinity(pod, {
+      nodes,
+      podsOnNode: (name) => byNode.get(name) ?? [],
+      namespaceLabels: (ns) => this.namespaces.get(ns)?.metadata?.labels,
+    });
+    const volumes = new PodVolumes(pod, {
+      claim: (ns, name) => this.claims.get(`${ns}/${name}`),
+      volume: (name) => this.volumes.get(name),
+      volumes: () => this.volumes.list(),
+      storageClass: (name) => this.classes.get(name),
+    });
+    // A PreFilter refusal holds for every node.
+    if (volumes.error) return this.markUnschedulable(pod, key, nodes.length ? fitErrorMessage(nodes.length, nodes.map(() => [volumes.error!])) : 'no nodes available to schedule pods');
     const reasons: string[][] = [];
     let best: { node: Obj; score: number; count: number } | undefined;
     for (const node of nodes) {
       const onNode = byNode.get(String(node.metadata.name)) ?? [];
-      const why = unfitReasons(pod, node, onNode);
+      const why = unfitReasons(pod, node, onNode, { volumes, interPod });
       if (why.length) {
         reasons.push(why);
         continue;
@@ -101,6 +143,7 @@ export class Scheduler implements Controller {
     }
     if (!best) return this.markUnschedulable(pod, key, nodes.length ? fitErrorMessage(nodes.length, reasons) : 'no nodes available to schedule pods');
     const nodeName = String(best.node.metadata.name);
+    if (!volumes.ready) return this.preBindVolumes(key, volumes, best.node);
     this.assumed.set(key, { node: nodeName, pod });
     const ns = String(pod.metadata.namespace);
     try {
@@ -117,6 +160,26 @@ export class Scheduler implements Controller {
       throw err;
     }
     await this.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${pod.metadata.name} to ${nodeName}`);
+  }
+
+  /**
+   * PreBind of the VolumeBinding plugin: matching volumes are pre-bound to the claims, the rest
+   * handed to their provisioner for this node; the pod is bound once the PV controller has bound
+   * them all (a claim or volume event brings it back here).
+   */
+  private async preBindVolumes(key: string, volumes: PodVolumes, node: Obj): Promise<void> {
+    this.waitingOnVolumes.add(key);
+    const plan = volumes.plan(node);
+    if (!plan) return;
+    for (const { volume, claim } of plan.prebind) {
+      const claimRef = { kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name, uid: claim.metadata.uid, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion };
+      const annotations = { ...(volume.metadata.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
+      await this.client.update(`/api/v1/persistentvolumes/${volume.metadata.name}`, { ...volume, apiVersion: 'v1', kind: 'PersistentVolume', metadata: { ...volume.metadata, annotations }, spec: { ...volume.spec, claimRef } });
+    }
+    for (const claim of plan.provision) {
+      const annotations = { ...(claim.metadata.annotations ?? {}), [ANN_SELECTED_NODE]: String(node.metadata.name) };
+      await this.client.update(`/api/v1/namespaces/${claim.metadata.namespace}/persistentvolumeclaims/${claim.metadata.name}`, { ...claim, apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { ...claim.metadata, annotations } });
+    }
   }
 
   private async markUnschedulable(pod: Obj, key: string, message: string): Promise<void> {

@@ -54,7 +54,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
   // The simulated cluster's components call the API like any client: through handle() below.
   let handleRequest: (req: ApiRequest) => Promise<ApiResponse> = () => Promise.reject(new Error('API server not ready'));
-  const clusterControllers = opts.controllers ? new ClusterControllers((req) => handleRequest(req), { selection: opts.controllers, clock: opts.clock, cluster: opts.cluster }) : undefined;
+  const clusterControllers = opts.controllers ? new ClusterControllers((req) => handleRequest(req), { selection: opts.controllers, clock: opts.clock, cluster: opts.cluster, signing: opts.clusterSigning }) : undefined;
   const backend = opts.backend ?? createMemoryBackend();
   // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
   let activeWriters = 0;

@@ -17,10 +17,10 @@ const KNOWN_CONTROLLERS = new Set([
 
 /**
  * The simulated cluster's components that kube-controller-manager has no name for: the simulated
- * nodes, their kubelets and kube-scheduler (see core/controllers/manager.ts). They answer to the
- * same flag.
+ * nodes, their kubelets, kube-scheduler and the storage add-on's provisioner (see
+ * core/controllers/manager.ts). They answer to the same flag.
  */
-for (const name of ['nodes', 'kubelet', 'scheduler', 'metrics-server']) KNOWN_CONTROLLERS.add(name);
+for (const name of ['nodes', 'kubelet', 'scheduler', 'metrics-server', 'storage-provisioner']) KNOWN_CONTROLLERS.add(name);
 
 /** ControllersDisabledByDefault in v1.23. */
 const DISABLED_BY_DEFAULT = new Set(['bootstrapsigner', 'tokencleaner']);

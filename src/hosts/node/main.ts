@@ -12,7 +12,7 @@ import { createWriteStream } from 'node:fs';
 import { FlagError, parseFlags, type HostFlags } from './flags';
 import { writeKubeconfig } from './kubeconfig';
 import { startNodeHost } from './server';
-import { ensureServingCerts } from './tls';
+import { caFiles, ensureServingCerts } from './tls';
 import { ensureAdminClientCertificate, loadClientCaFile } from './client-cert';
 import { readFile } from 'node:fs/promises';
 import { parseTokenFile, type AuthenticationOptions } from '../../core/server/authn';
@@ -69,6 +69,8 @@ async function main(argv: string[]): Promise<void> {
     showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion,
     webhookTransport: nodeWebhookTransport,
     clusterCaCert: certs?.caCert,
+    // The data dir's CA signs approved CSRs too, as kubeadm points --cluster-signing-* at it.
+    clusterSigning: certs && { certPem: certs.caCert, keyPem: await readFile(caFiles(dataDir).key, 'utf8') },
     controllers: flags.controllers ?? '*',
     clock: flags.clockSpeed !== undefined ? new RealClock(flags.clockSpeed) : undefined,
     cluster: { nodes: flags.nodes, nodeCpu: flags.nodeCpu, nodeMemory: flags.nodeMemory, kubeletDelayMs: flags.kubeletDelayMs },

@@ -33,6 +33,17 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
+    'certificate-controller',
+    [
+      rule(['get', 'list', 'watch', 'delete'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+      rule(['update'], ['certificates.k8s.io'], ['certificatesigningrequests/status', 'certificatesigningrequests/approval']),
+      { verbs: ['approve'], apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client-kubelet'] },
+      { verbs: ['sign'], apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving', 'kubernetes.io/legacy-unknown'] },
+      rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+      EVENTS,
+    ],
+  ],
+  [
     'deployment-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['extensions', 'apps'], ['deployments']),
@@ -67,6 +78,40 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
       rule(['list'], ['metrics.k8s.io'], ['pods']),
       rule(['get', 'list'], ['custom.metrics.k8s.io'], ['*']),
       rule(['get', 'list'], ['external.metrics.k8s.io'], ['*']),
+      EVENTS,
+    ],
+  ],
+  [
+    'endpointslicemirroring-controller',
+    [
+      rule(READ, [''], ['services', 'endpoints']),
+      rule(['update'], [''], ['services/finalizers']),
+      rule(['update'], [''], ['endpoints/finalizers']),
+      rule(['get', 'list', 'create', 'update', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
+      EVENTS,
+    ],
+  ],
+  [
+    'node-controller',
+    [
+      rule(['get', 'list', 'update', 'delete', 'patch'], [''], ['nodes']),
+      rule(['patch', 'update'], [''], ['nodes/status']),
+      rule(['update'], [''], ['pods/status']),
+      rule(['list', 'delete'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+  [
+    'persistent-volume-binder',
+    [
+      rule(['get', 'list', 'watch', 'update', 'create', 'delete'], [''], ['persistentvolumes']),
+      rule(['update'], [''], ['persistentvolumes/status']),
+      rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+      rule(['update'], [''], ['persistentvolumeclaims/status']),
+      rule(['list', 'watch', 'get', 'create', 'delete'], [''], ['pods']),
+      rule(READ, ['storage.k8s.io'], ['storageclasses']),
+      rule(['get', 'list'], [''], ['nodes']),
+      rule(['watch'], [''], ['events']),
       EVENTS,
     ],
   ],
@@ -150,6 +195,20 @@ export function componentClusterRoles(): ClusterRole[] {
       rule(READ, ['storage.k8s.io'], ['csidrivers', 'csistoragecapacities']),
     ]),
     NODE_ROLE,
+    // kube-scheduler's volume binder pre-binds volumes and marks claims for provisioning.
+    role('system:volume-scheduler', [
+      rule(['get', 'list', 'watch', 'patch', 'update'], [''], ['persistentvolumes']),
+      rule(READ, ['storage.k8s.io'], ['storageclasses']),
+      rule(['get', 'list', 'watch', 'patch', 'update'], [''], ['persistentvolumeclaims']),
+    ]),
+    // bootstrappolicy's role for external provisioners; the storage add-on's is bound to it.
+    role('system:persistent-volume-provisioner', [
+      rule(['get', 'list', 'watch', 'create', 'delete'], [''], ['persistentvolumes']),
+      rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+      rule(READ, ['storage.k8s.io'], ['storageclasses']),
+      rule(['watch'], [''], ['events']),
+      EVENTS,
+    ]),
     ...CONTROLLER_ROLES.map(([name, rules]) => role(`system:controller:${name}`, rules)),
   ];
 }
@@ -162,6 +221,8 @@ export function componentClusterRoleBindings(): ClusterRoleBinding[] {
   return [
     binding('system:kube-controller-manager', { apiGroup: RBAC_GROUP, kind: 'User', name: 'system:kube-controller-manager' }),
     binding('system:kube-scheduler', { apiGroup: RBAC_GROUP, kind: 'User', name: 'system:kube-scheduler' }),
+    binding('system:volume-scheduler', { apiGroup: RBAC_GROUP, kind: 'User', name: 'system:kube-scheduler' }),
+    { ...binding('system:persistent-volume-provisioner', { kind: 'ServiceAccount', name: 'storage-provisioner', namespace: 'kube-system' }), metadata: meta('storage-provisioner') },
     ...CONTROLLER_ROLES.map(([name]) => binding(`system:controller:${name}`, { kind: 'ServiceAccount', name, namespace: 'kube-system' })),
   ];
 }
