@@ -9,6 +9,7 @@ import { apiVersionOf, type ResourceRef } from '../lib/api-paths';
 import { conflictLines, ownershipView } from '../lib/ownership';
 import { skeletonConfig, startingConfig } from '../lib/starting-config';
 import { useClient } from './client-context';
+import { queryKeys } from '../lib/query-keys';
 import { ErrorBox } from './ErrorBox';
 import { OwnershipGutter } from './OwnershipGutter';
 import { ObjectTimeline } from './ObjectTimeline';
@@ -22,9 +23,9 @@ interface ObjectMeta {
 export function ObjectView({ target, namespace, name }: { target: ResourceRef; namespace?: string; name: string }) {
   const client = useClient();
   const queryClient = useQueryClient();
-  const key = ['object', client.apiBase, target.group, target.version, target.resource, namespace ?? '', name];
+  const key = queryKeys.object(client.apiBase, target, namespace, name);
   const object = useQuery({ queryKey: key, queryFn: () => client.get(target, namespace, name) });
-  const discovery = useQuery({ queryKey: ['discovery', client.apiBase], queryFn: () => client.discover(), staleTime: 30_000 });
+  const discovery = useQuery({ queryKey: queryKeys.discovery(client.apiBase), queryFn: () => client.discover(), staleTime: 30_000 });
   const [showRaw, setShowRaw] = useState(false);
   const [pane, setPane] = useState<'live' | 'history'>('live');
   const [conflicts, setConflicts] = useState<StatusCause[]>([]);

@@ -6,6 +6,7 @@ import { useCallback, useState } from 'react';
 import type { ResourceRef } from '../lib/api-paths';
 import { formatHash, LIST_LIMITS, type ViewState } from '../lib/routes';
 import { useClient } from './client-context';
+import { queryKeys } from '../lib/query-keys';
 import { ErrorBox } from './ErrorBox';
 import { describeError } from '../lib/api-errors';
 import { EventLog } from './EventLog';
@@ -32,9 +33,9 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector, l
   // page follows the watch as the first one does.
   const setPageIndex = (index: number) => onPaging({ limit, pageIndex: index });
   const [selectorDraft, setSelectorDraft] = useState(labelSelector);
-  const key = ['table', client.apiBase, target.group, target.version, target.resource, namespace ?? '', labelSelector, limit, pageIndex];
+  const key = queryKeys.table.page(client.apiBase, target, { namespace, labelSelector, limit, pageIndex });
   const page = useQuery({ queryKey: key, queryFn: () => walkToPage(pageIndex, (token) => client.tablePage(target, { namespace, limit, continue: token, labelSelector: labelSelector || undefined })), placeholderData: keepPreviousData });
-  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['table', client.apiBase, target.group, target.version, target.resource] }), [queryClient, client, target.group, target.version, target.resource]);
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.table.resource(client.apiBase, target) }), [queryClient, client, target.group, target.version, target.resource]);
   const live = useLiveList(target, namespace, labelSelector, refresh);
 
   const objectLink = useCallback(

@@ -10,6 +10,7 @@ import { listTypesLesson } from './list-types';
 import { resetManagedFieldsLesson } from './reset-managed-fields';
 import { concurrencyLesson } from './concurrency';
 import { pagingLesson } from './paging';
+import { watchesLesson } from './watches';
 import { csaToSsaLesson } from './csa-to-ssa';
 
 export const LESSONS: readonly Lesson[] = [
@@ -23,6 +24,7 @@ export const LESSONS: readonly Lesson[] = [
   csaToSsaLesson,
   resetManagedFieldsLesson,
   concurrencyLesson,
+  watchesLesson,
   pagingLesson,
 ];
 

@@ -1,21 +1,50 @@
 // Every lesson against the real API core: before its request a step's check says "not yet";
 // after the learner's canonical request(s) it says "done"; "Reset this step" (prepareStep) makes
-// the check fail again where the step changed the cluster.
+// the check fail again where the step changed the cluster. Watches are read to their end (their
+// timeoutSeconds), as the page reads them; a lesson's API settings (a short history window) are
+// the server's start-up options here, as the page applies them in the browser host.
 import { describe, expect, it } from 'vitest';
 import { createApiServer } from '../../core/api';
 import { isStream } from '../../core/types';
 import { bodyText } from '../../core/codec/json';
+import { parseHistoryWindow } from '../../core/server/history-window';
 import { lessonApi, prepareStep, type Fetch } from '../lib/lesson-runner';
 import { LESSONS } from './catalog';
+import type { Lesson, LessonAnswer } from './types';
+import { tokenFromAnswer, tokenToFill } from './watch-answers';
 
-async function coreFetch(): Promise<{ fetch: Fetch; close(): Promise<void> }> {
-  const server = await createApiServer();
+/** A streamed body as text: every chunk the stream writes until it ends. */
+function readStream(body: { start(sink: { write(c: string | Uint8Array): boolean; end(): void }): void }): Promise<string> {
+  return new Promise((resolve) => {
+    const decoder = new TextDecoder();
+    let text = '';
+    body.start({
+      write(chunk) {
+        text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+        return true;
+      },
+      end: () => resolve(text),
+    });
+  });
+}
+
+async function coreFetch(lesson: Lesson): Promise<{ fetch: Fetch; close(): Promise<void> }> {
+  const historyWindow = lesson.apiSettings?.historyWindow;
+  const server = await createApiServer(historyWindow ? { historyWindowMs: parseHistoryWindow(historyWindow) } : {});
   const fetch: Fetch = async (url, init) => {
     const res = await server.handle({ method: init.method, url, headers: Object.fromEntries(Object.entries(init.headers).map(([k, v]) => [k.toLowerCase(), v])), body: init.body === undefined ? undefined : new TextEncoder().encode(init.body) });
-    const text = isStream(res.body) ? '' : bodyText(res.body);
+    const text = isStream(res.body) ? await readStream(res.body) : bodyText(res.body);
     return { status: res.status, text: async () => text };
   };
   return { fetch, close: () => server.close() };
+}
+
+/** A path ending in `continue=` or `resourceVersion=` gets the token of the latest earlier answer that has one, as a learner copies it. */
+function filled(path: string, earlier: LessonAnswer[]): string {
+  const param = tokenToFill(path);
+  if (!param) return path;
+  const token = earlier.map((a) => tokenFromAnswer(a.body, param)).filter(Boolean).pop() ?? '';
+  return path + encodeURIComponent(token);
 }
 
 describe('lessons', () => {
@@ -26,21 +55,26 @@ describe('lessons', () => {
   });
 
   for (const lesson of LESSONS) {
-    it(`${lesson.id}: each step is not done before its requests and done after them`, async () => {
-      const core = await coreFetch();
+    // A lesson with a history window has a step that waits it out (a 410 needs an expired version).
+    const patienceMs = lesson.apiSettings ? parseHistoryWindow(lesson.apiSettings.historyWindow) + 20_000 : 0;
+    it(`${lesson.id}: each step is not done before its requests and done after them`, { timeout: 30_000 + 2 * patienceMs }, async () => {
+      const core = await coreFetch(lesson);
       try {
         const api = lessonApi('', core.fetch);
         await prepareStep(api, lesson, 0);
         for (const [i, step] of lesson.steps.entries()) {
           const before = await step.check(api, undefined);
           expect(before.done, `${lesson.id} step ${i + 1} before: ${before.message}`).toBe(false);
-          let last;
-          for (const req of step.requests) {
-            // The paging lesson's second request carries the token the first answer gave.
-            const token = lesson.id === 'paging' && req.path.endsWith('continue=') ? (JSON.parse(last!.body) as { metadata: { continue: string } }).metadata.continue : '';
-            last = await api.send({ ...req, path: req.path + encodeURIComponent(token) });
+          const answers: LessonAnswer[] = [];
+          for (const req of step.requests) answers.push(await api.send({ ...req, path: filled(req.path, answers) }));
+          let after = await step.check(api, answers.at(-1));
+          // The learner waits and sends the last request again (a version expiring takes the window).
+          for (const deadline = Date.now() + patienceMs; !after.done && Date.now() < deadline; ) {
+            await new Promise((r) => setTimeout(r, 1000));
+            const req = step.requests.at(-1)!;
+            answers.push(await api.send({ ...req, path: filled(req.path, answers.slice(0, -1)) }));
+            after = await step.check(api, answers.at(-1));
           }
-          const after = await step.check(api, last);
           expect(after.done, `${lesson.id} step ${i + 1} after: ${after.message}`).toBe(true);
         }
         // Reset to the last step's start: its check is not done again.

@@ -51,6 +51,7 @@ export function RequestCard({ request, index, onSend, answer }: { request: Lesso
         <button type="button" className="primary" onClick={() => void send()} disabled={sending}>
           Send
         </button>
+        {sending && /[?&]watch=(1|true)/.test(path) && <span className="muted">Watching until timeoutSeconds ends the stream…</span>}
         {answer && (
           <span className={`answer-status ${answer.status < 300 ? 'ok' : 'refused'}`} data-testid="answer-status">
             {statusLine(answer.status, '')}
@@ -67,6 +68,7 @@ export function RequestCard({ request, index, onSend, answer }: { request: Lesso
   );
 }
 
+/** One JSON document indented; a watch's stream (one event per line) stays one event per line. */
 function pretty(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
