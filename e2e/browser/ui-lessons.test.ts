@@ -72,7 +72,8 @@ describe('lessons in the page', () => {
     await expect.poll(() => check().innerText(), { timeout: 10_000 }).toMatch(/^✓ Done/);
   });
 
-  it('completes every lesson through the page', async () => {
+  // The watches lesson waits out a 20 s history window: longer than the default timeout.
+  it('completes every lesson through the page', { timeout: 360_000 }, async () => {
     for (const lesson of LESSONS) {
       await page.evaluate((h) => (location.hash = h), `#/learn/${lesson.id}/1`);
       if (lesson.apiSettings) {

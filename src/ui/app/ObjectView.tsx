@@ -60,7 +60,7 @@ export function ObjectView({ target, namespace, name }: { target: ResourceRef; n
   // After a 404 react-query still holds the last object it saw; a deleted object is gone.
   const live = missing ? undefined : object.data;
   const meta = (live?.metadata ?? {}) as ObjectMeta;
-  const starting = stringify(live ? startingConfig(live) : skeletonConfig(apiVersionOf(target.group, target.version), kind ?? '', name, namespace));
+  const starting = () => stringify(live ? startingConfig(live) : skeletonConfig(apiVersionOf(target.group, target.version), kind ?? '', name, namespace));
 
   return (
     <section aria-label={`${target.resource}/${name}`} className="object-view">
