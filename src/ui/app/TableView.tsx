@@ -3,7 +3,7 @@
 // live refresh from a watch (one refresh per batch of events) and the event log beside it.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import type { ResourceRef } from '../lib/api-paths';
+import { apiVersionOf, type ResourceRef } from '../lib/api-paths';
 import { formatHash, LIST_LIMITS, type ViewState } from '../lib/routes';
 import { useClient } from './client-context';
 import { queryKeys } from '../lib/query-keys';
@@ -49,6 +49,10 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector, l
 
   return (
     <section aria-label={`${target.resource} list`} className="table-view">
+      {/* Which collection this is, first: a learner arriving from a link sees what they are looking at. */}
+      <h2 className="list-title">
+        {target.resource} <small className="muted">{!target.namespaced ? 'cluster-scoped' : namespace ? `in namespace ${namespace}` : 'in every namespace'} · {apiVersionOf(target.group, target.version)}</small>
+      </h2>
       <form
         className="toolbar"
         onSubmit={(e) => {
