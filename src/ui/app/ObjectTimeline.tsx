@@ -74,11 +74,14 @@ const TimelineRow = memo(function TimelineRow({ entry: e, index, current, onPick
       {e.ownerChanges.length > 0 && (
         <div className="changed" data-testid="owner-changes">
           owners:{' '}
-          {e.ownerChanges.slice(0, 6).map((c) => (
+          {e.ownerChanges.slice(0, 6).map((c, i) => (
             <span key={c.path}>
-              <code>{c.path}</code> {c.gained.length > 0 && `+${c.gained.join(',')}`} {c.lost.length > 0 && `−${c.lost.join(',')}`};{' '}
+              {/* Separators between changes only: "a +alice; b +bob", no dangling semicolon. */}
+              {i > 0 && '; '}
+              <code>{c.path}</code> {[c.gained.length > 0 && `+${c.gained.join(',')}`, c.lost.length > 0 && `−${c.lost.join(',')}`].filter(Boolean).join(' ')}
             </span>
           ))}
+          {e.ownerChanges.length > 6 && ' '}
           {e.ownerChanges.length > 6 && `+${e.ownerChanges.length - 6} more`}
         </div>
       )}
