@@ -10,7 +10,8 @@ import { App as Playground } from './app/App';
 import { ImportResultDialog, type ImportReport } from './app/ImportResultDialog';
 import { scheduleInFrame } from './lib/watch-store';
 import { pageBridge } from './lib/page-bridge';
-import { scenarioData } from './lib/scenario';
+import type { ViewState } from './lib/routes';
+import { navigate, useRoute } from './app/router';
 
 // Scenario links are opened and made rarely: their dialogs (and the YAML reader) load on demand.
 const OpenScenarioDialog = lazy(() => import('./app/ScenarioDialogs').then((m) => ({ default: m.OpenScenarioDialog })));
@@ -92,27 +93,20 @@ function App() {
   const reread = () => setClusterEpoch((n) => n + 1);
   const [importReport, setImportReport] = useState<ImportReport>();
   // A `#/scenario/…` link being opened (asked about first), and whether the share dialog is open.
-  const [scenario, setScenario] = useState(() => scenarioData(location.hash));
+  // A scenario link pasted into a tab that is already open arrives as a change of route.
+  const route = useRoute();
+  const scenario = route.view === 'scenario' ? route.data : undefined;
   const [sharing, setSharing] = useState<{ lesson?: string }>();
-  useEffect(() => {
-    // A scenario link pasted into a tab that is already open arrives as a hash change.
-    const onHash = () => setScenario(scenarioData(location.hash));
-    addEventListener('hashchange', onHash);
-    return () => removeEventListener('hashchange', onHash);
-  }, []);
-  /** Leaves the scenario fragment without a history entry: Back must not ask again. */
-  const leaveScenario = (hash: string) => {
-    setScenario(undefined);
-    location.replace(hash);
-  };
+  /** Leaves the scenario link without a history entry: Back must not ask again. */
+  const leaveScenario = (next: ViewState) => navigate(next, { replace: true });
   const scenarioOpened = async (result: ImportReport, lesson: string | undefined) => {
     await refresh();
     reread();
-    leaveScenario(lesson ? `#/learn/${lesson}/1` : '#/');
+    leaveScenario(lesson ? { view: 'lesson', lesson, step: 1 } : { view: 'home' });
     // Said only when something did not come back; a clean open shows the scenario itself.
     if (result.failed.length) setImportReport(result);
   };
-  const share = () => setSharing({ lesson: /^#\/learn\/([a-z0-9-]+)/.exec(location.hash)?.[1] });
+  const share = () => setSharing({ lesson: route.view === 'lesson' ? route.lesson : undefined });
   const refresh = () => hostStatus(BASE).then(setStatus, (e: Error) => setError(e.message));
   useEffect(() => {
     ready.then(setStatus, (e: Error) => setError(e.message));
@@ -153,7 +147,7 @@ function App() {
       {status && <Playground key={clusterEpoch} apiBase={BASE} />}
       {importReport && <ImportResultDialog report={importReport} onClose={() => setImportReport(undefined)} />}
       <Suspense fallback={null}>
-        {status && scenario !== undefined && <OpenScenarioDialog base={BASE} data={scenario} onOpened={(r, lesson) => void scenarioOpened(r, lesson)} onCancel={() => leaveScenario('#/')} />}
+        {status && scenario !== undefined && <OpenScenarioDialog base={BASE} data={scenario} onOpened={(r, lesson) => void scenarioOpened(r, lesson)} onCancel={() => leaveScenario({ view: 'home' })} />}
         {sharing && <ShareScenarioDialog base={BASE} lesson={sharing.lesson} onClose={() => setSharing(undefined)} />}
       </Suspense>
     </div>

@@ -18,8 +18,8 @@ import { ObjectView } from './ObjectView';
 import { RequestConsole } from './RequestConsole';
 import { ResourceTree } from './ResourceTree';
 import { TableView } from './TableView';
-import { useHashRoute } from './use-hash-route';
-import { DEFAULT_LIST_LIMIT } from '../lib/routes';
+import { navigate, useRoute } from './router';
+import { DEFAULT_LIST_LIMIT, formatHash, type ViewState } from '../lib/routes';
 import { scheduleInFrame } from '../lib/watch-store';
 import { Welcome } from './Welcome';
 import { PresenterToggle } from './PresenterToggle';
@@ -61,32 +61,22 @@ export function App({ apiBase }: { apiBase: string }) {
   );
 }
 
-/** Views of the browser host that the shared routes do not know: `#/settings`, `#/audit`, `#/webhooks`, `#/kubectl`. */
-function hostView(hash: string): 'settings' | 'audit' | 'webhooks' | 'kubectl' | undefined {
-  if (hash === '#/kubectl') return 'kubectl';
-  if (hash === '#/settings') return 'settings';
-  if (hash === '#/audit') return 'audit';
-  if (hash === '#/webhooks') return 'webhooks';
-  return undefined;
-}
-
 /** The header's views, each with an icon (lucide) beside its name. */
 const NAV = [
-  ['#/', 'Home', House],
-  ['#/learn', 'Lessons', GraduationCap],
-  ['#/console', 'Request console', SquareTerminal],
-  ['#/health', 'Health', HeartPulse],
-  ['#/settings', 'Settings', Settings],
-  ['#/audit', 'Audit', ScrollText],
-  ['#/webhooks', 'Webhooks', Webhook],
-  ['#/kubectl', 'Connect kubectl', Cable],
-] as const;
+  [{ view: 'home' }, 'Home', House],
+  [{ view: 'learn' }, 'Lessons', GraduationCap],
+  [{ view: 'console' }, 'Request console', SquareTerminal],
+  [{ view: 'health' }, 'Health', HeartPulse],
+  [{ view: 'settings' }, 'Settings', Settings],
+  [{ view: 'audit' }, 'Audit', ScrollText],
+  [{ view: 'webhooks' }, 'Webhooks', Webhook],
+  [{ view: 'kubectl' }, 'Connect kubectl', Cable],
+] as const satisfies ReadonlyArray<readonly [ViewState, string, unknown]>;
 
-/** Which header view the hash is in (a lesson is in Lessons; an object or list in none). */
-function currentNav(hash: string): string | undefined {
-  const path = hash.replace(/[?].*$/s, '') || '#/';
-  if (path === '#/' || path === '#') return '#/';
-  return NAV.find(([h]) => h !== '#/' && (path === h || path.startsWith(`${h}/`)))?.[0];
+/** Which header view a view is in (a lesson is in Lessons; an object or list in none). */
+function navSection(route: ViewState): ViewState['view'] | undefined {
+  if (route.view === 'lesson') return 'learn';
+  return NAV.some(([v]) => v.view === route.view) ? route.view : undefined;
 }
 
 interface ShellProps {
@@ -98,9 +88,8 @@ interface ShellProps {
 }
 
 function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNamespace }: ShellProps) {
-  const [route, navigate] = useHashRoute();
+  const route = useRoute();
   const settings = useHostSettings(apiBase);
-  const extra = route.view === 'home' ? hostView(location.hash) : undefined;
   const routeNamespace = route.view === 'list' || route.view === 'object' ? route.namespace : undefined;
   // The field names the namespace on screen: a deep link or a link into another namespace moves it.
   useEffect(() => {
@@ -116,8 +105,8 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
       <header>
         <strong className="brand">kube-playground</strong>
         <nav aria-label="Views" className="views">
-          {NAV.map(([hash, label, Icon]) => (
-            <a key={hash} href={hash} aria-label={label} data-label={label} aria-current={currentNav(location.hash) === hash ? 'page' : undefined}>
+          {NAV.map(([target, label, Icon]) => (
+            <a key={target.view} href={formatHash(target)} aria-label={label} data-label={label} aria-current={navSection(route) === target.view ? 'page' : undefined}>
               <Icon aria-hidden="true" size={15} /> {label}
             </a>
           ))}
@@ -136,16 +125,17 @@ function Shell({ apiBase, identity, onIdentity, namespace, onNamespace: setNames
         <RecentWarnings />
       </aside>
       <main id="main" tabIndex={-1}>
-        {route.view === 'home' && !extra && <Welcome />}
+        {/* A scenario link is asked about (by the page shell) over the welcome screen. */}
+        {(route.view === 'home' || route.view === 'scenario') && <Welcome />}
         {(route.view === 'learn' || route.view === 'lesson') && (
           <Suspense fallback={<p aria-busy="true">Loading the lessons…</p>}>
             {route.view === 'learn' ? <LessonList /> : <LessonView apiBase={apiBase} lessonId={route.lesson} step={route.step} headers={impersonationHeaders(identity)} />}
           </Suspense>
         )}
-        {extra === 'settings' && <SettingsPanel apiBase={apiBase} />}
-        {extra === 'audit' && <AuditPanel apiBase={apiBase} />}
-        {extra === 'webhooks' && <WebhooksPanel apiBase={apiBase} />}
-        {extra === 'kubectl' && <BridgePanel apiBase={apiBase} />}
+        {route.view === 'settings' && <SettingsPanel apiBase={apiBase} />}
+        {route.view === 'audit' && <AuditPanel apiBase={apiBase} />}
+        {route.view === 'webhooks' && <WebhooksPanel apiBase={apiBase} />}
+        {route.view === 'kubectl' && <BridgePanel apiBase={apiBase} />}
         {route.view === 'console' && <RequestConsole apiBase={apiBase} extraHeaders={impersonationHeaders(identity)} initial={route.request} />}
         {route.view === 'health' && <HealthPanel />}
         {route.view === 'list' && (

@@ -5,10 +5,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { readAuditEvents } from '../../hosts/sw/page-client';
 import { ErrorBox } from './ErrorBox';
+import { queryKeys } from '../lib/query-keys';
 
 export function AuditPanel({ apiBase }: { apiBase: string }) {
   const [filter, setFilter] = useState('');
-  const events = useQuery({ queryKey: ['audit', apiBase], queryFn: () => readAuditEvents(apiBase, 300), refetchInterval: 5_000 });
+  const events = useQuery({ queryKey: queryKeys.audit(apiBase), queryFn: () => readAuditEvents(apiBase, 300), refetchInterval: 5_000 });
   const needle = filter.trim().toLowerCase();
   const rows = (events.data ?? [])
     .slice()

@@ -2,10 +2,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
+import { queryKeys } from '../lib/query-keys';
 
 export function HealthPanel() {
   const client = useClient();
-  const checks = (['livez', 'readyz'] as const).map((endpoint) => ({ endpoint, q: useQuery({ queryKey: ['health', client.apiBase, endpoint], queryFn: () => client.health(endpoint), refetchInterval: 10_000 }) }));
+  const checks = (['livez', 'readyz'] as const).map((endpoint) => ({ endpoint, q: useQuery({ queryKey: queryKeys.health(client.apiBase, endpoint), queryFn: () => client.health(endpoint), refetchInterval: 10_000 }) }));
   return (
     <section aria-label="Health" className="health">
       {checks.map(({ endpoint, q }) => (

@@ -2,7 +2,7 @@
 // exist yet can be created (Create, or Apply, which creates too) from a skeleton.
 import { useState } from 'react';
 import type { ResourceRef } from '../lib/api-paths';
-import { formatHash } from '../lib/routes';
+import { navigate } from './router';
 
 export function NewObjectForm({ target, namespace }: { target: ResourceRef; namespace?: string }) {
   const [name, setName] = useState('');
@@ -14,7 +14,7 @@ export function NewObjectForm({ target, namespace }: { target: ResourceRef; name
       onSubmit={(e) => {
         e.preventDefault();
         if (!name.trim() || needsNamespace) return;
-        location.hash = formatHash({ view: 'object', group: target.group, version: target.version, resource: target.resource, name: name.trim(), ...(namespace ? { namespace } : {}) });
+        navigate({ view: 'object', group: target.group, version: target.version, resource: target.resource, name: name.trim(), ...(namespace ? { namespace } : {}) });
       }}
     >
       <label>

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { memo, useMemo, useState } from 'react';
 import { ownershipView } from '../lib/ownership';
+import { queryKeys } from '../lib/query-keys';
 import { describeTimeline, type RecordedRevision, type TimelineEntry } from '../lib/timeline';
 import { OwnershipGutter } from './OwnershipGutter';
 
@@ -19,7 +20,7 @@ interface Props {
 
 export function ObjectTimeline({ adminBase, uid, resourceVersion, apiVersion, kind }: Props) {
   const history = useQuery({
-    queryKey: ['timeline', adminBase, uid, resourceVersion],
+    queryKey: queryKeys.timeline(adminBase, uid, resourceVersion),
     queryFn: async (): Promise<RecordedRevision[]> => {
       const res = await fetch(`${adminBase}timeline?uid=${encodeURIComponent(uid)}`, { headers: { Accept: 'application/json' } });
       if (!res.ok) throw new Error(res.status === 404 ? 'This host records no history (the timeline is kept by the browser host).' : `timeline: ${res.status}`);
@@ -73,11 +74,14 @@ const TimelineRow = memo(function TimelineRow({ entry: e, index, current, onPick
       {e.ownerChanges.length > 0 && (
         <div className="changed" data-testid="owner-changes">
           owners:{' '}
-          {e.ownerChanges.slice(0, 6).map((c) => (
+          {e.ownerChanges.slice(0, 6).map((c, i) => (
             <span key={c.path}>
-              <code>{c.path}</code> {c.gained.length > 0 && `+${c.gained.join(',')}`} {c.lost.length > 0 && `−${c.lost.join(',')}`};{' '}
+              {/* Separators between changes only: "a +alice; b +bob", no dangling semicolon. */}
+              {i > 0 && '; '}
+              <code>{c.path}</code> {[c.gained.length > 0 && `+${c.gained.join(',')}`, c.lost.length > 0 && `−${c.lost.join(',')}`].filter(Boolean).join(' ')}
             </span>
           ))}
+          {e.ownerChanges.length > 6 && ' '}
           {e.ownerChanges.length > 6 && `+${e.ownerChanges.length - 6} more`}
         </div>
       )}

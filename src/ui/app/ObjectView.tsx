@@ -9,6 +9,7 @@ import { apiVersionOf, type ResourceRef } from '../lib/api-paths';
 import { conflictLines, ownershipView } from '../lib/ownership';
 import { skeletonConfig, startingConfig } from '../lib/starting-config';
 import { useClient } from './client-context';
+import { queryKeys } from '../lib/query-keys';
 import { ErrorBox } from './ErrorBox';
 import { OwnershipGutter } from './OwnershipGutter';
 import { ObjectTimeline } from './ObjectTimeline';
@@ -23,9 +24,9 @@ interface ObjectMeta {
 export function ObjectView({ target, namespace, name }: { target: ResourceRef; namespace?: string; name: string }) {
   const client = useClient();
   const queryClient = useQueryClient();
-  const key = ['object', client.apiBase, target.group, target.version, target.resource, namespace ?? '', name];
+  const key = queryKeys.object(client.apiBase, target, namespace, name);
   const object = useQuery({ queryKey: key, queryFn: () => client.get(target, namespace, name) });
-  const discovery = useQuery({ queryKey: ['discovery', client.apiBase], queryFn: () => client.discover(), staleTime: 30_000 });
+  const discovery = useQuery({ queryKey: queryKeys.discovery(client.apiBase), queryFn: () => client.discover(), staleTime: 30_000 });
   const [showRaw, setShowRaw] = useState(false);
   const [pane, setPane] = useState<'live' | 'history' | 'events'>('live');
   const [conflicts, setConflicts] = useState<StatusCause[]>([]);
@@ -60,7 +61,7 @@ export function ObjectView({ target, namespace, name }: { target: ResourceRef; n
   // After a 404 react-query still holds the last object it saw; a deleted object is gone.
   const live = missing ? undefined : object.data;
   const meta = (live?.metadata ?? {}) as ObjectMeta;
-  const starting = stringify(live ? startingConfig(live) : skeletonConfig(apiVersionOf(target.group, target.version), kind ?? '', name, namespace));
+  const starting = () => stringify(live ? startingConfig(live) : skeletonConfig(apiVersionOf(target.group, target.version), kind ?? '', name, namespace));
 
   return (
     <section aria-label={`${target.resource}/${name}`} className="object-view">

@@ -24,7 +24,9 @@ export function OwnershipGutter({ view, conflicts = [], now: nowGiven }: { view:
   const activeLine = active === undefined ? undefined : view.lines[active - 1];
   const list = useRef<HTMLOListElement>(null);
   const windowed = view.lines.length > WINDOW_FROM;
-  const virtualizer = useVirtualizer({ count: windowed ? view.lines.length : 0, getScrollElement: () => list.current, estimateSize: () => LINE_PX, overscan: 30 });
+  // initialRect: the first render already holds the lines of a typical box (the list is not
+  // measured yet), so a long object is on screen in one commit rather than two.
+  const virtualizer = useVirtualizer({ count: windowed ? view.lines.length : 0, getScrollElement: () => list.current, estimateSize: () => LINE_PX, overscan: 30, initialRect: { width: 0, height: 600 } });
   const move = (e: KeyboardEvent) => {
     const last = view.lines.length;
     const at = active ?? 0;

@@ -6,7 +6,8 @@ import { joinBase } from '../lib/api-paths';
 import { statusLine } from '../lib/http-status';
 import { curlCommand, fullPath, kubectlCommand, type ComposedRequest } from '../lib/commands';
 import { parseWarningHeader } from '../lib/warnings';
-import { formatHash, parseHash, type ConsoleRequest } from '../lib/routes';
+import type { ConsoleRequest } from '../lib/routes';
+import { recordInAddress } from './router';
 
 const DEFAULTS = { method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: '', headers: 'Accept: application/json', body: '' } as const;
 import { WarningsList } from './Warnings';
@@ -33,11 +34,7 @@ export function RequestConsole({ apiBase, extraHeaders = {}, initial = {} }: { a
     const request: ConsoleRequest = {};
     const fields = { method, path, query, headers, body };
     for (const key of Object.keys(fields) as Array<keyof typeof fields>) if (fields[key] !== DEFAULTS[key]) request[key] = fields[key];
-    const hash = formatHash({ view: 'console', request });
-    // Only while the console is the view: an effect that runs after the learner navigated away
-    // (a late commit) must not put the console back into the address.
-    if (parseHash(location.hash).view !== 'console') return;
-    if (location.hash !== hash) history.replaceState(history.state, '', hash);
+    recordInAddress({ view: 'console', request });
   }, [method, path, query, headers, body]);
   const [output, setOutput] = useState('');
   const [running, setRunning] = useState(false);

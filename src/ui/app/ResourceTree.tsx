@@ -7,13 +7,14 @@ import { crdDiscoveryTrigger, type ResourceKind } from '../lib/discovery';
 import { formatHash, type ViewState } from '../lib/routes';
 import { useClient } from './client-context';
 import { ErrorBox } from './ErrorBox';
+import { queryKeys } from '../lib/query-keys';
 
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', namespaced: false };
 
 export function ResourceTree({ current, namespace }: { current: ViewState; namespace: string }) {
   const client = useClient();
   const queryClient = useQueryClient();
-  const discovery = useQuery({ queryKey: ['discovery', client.apiBase], queryFn: () => client.discover(), staleTime: 30_000 });
+  const discovery = useQuery({ queryKey: queryKeys.discovery(client.apiBase), queryFn: () => client.discover(), staleTime: 30_000 });
   // Why CRD changes are not followed, shown rather than swallowed (e.g. the identity may not watch CRDs).
   const [watchError, setWatchError] = useState<unknown>(null);
   useEffect(() => {
@@ -23,7 +24,7 @@ export function ResourceTree({ current, namespace }: { current: ViewState; names
     void (async () => {
       try {
         for await (const item of client.watch(CRDS, { signal: controller.signal })) {
-          if (changed(item)) void queryClient.invalidateQueries({ queryKey: ['discovery', client.apiBase] });
+          if (changed(item)) void queryClient.invalidateQueries({ queryKey: queryKeys.discovery(client.apiBase) });
         }
       } catch (e) {
         // Without the watch the 30 s cache still applies; say so.

@@ -9,14 +9,13 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { AccessControlMode, HostSettings, SettingsAnswer } from '../../hosts/sw/protocol';
 import { readSettings, writeSettings } from '../../hosts/sw/page-client';
 import { ErrorBox } from './ErrorBox';
+import { isHostSettings, queryKeys } from '../lib/query-keys';
 import { WarningsList } from './Warnings';
 import { ClusterSettingsFields } from './cluster/ClusterSettingsFields';
 
-export const hostSettingsKey = (apiBase: string) => ['host-settings', apiBase];
-
 /** The settings in force (undefined while loading, or on a host without them). */
 export function useHostSettings(apiBase: string) {
-  return useQuery({ queryKey: hostSettingsKey(apiBase), queryFn: () => readSettings(apiBase), staleTime: Infinity });
+  return useQuery({ queryKey: queryKeys.hostSettings(apiBase), queryFn: () => readSettings(apiBase), staleTime: Infinity });
 }
 
 type Outcome = { state: 'idle' } | { state: 'applying' } | { state: 'done'; answer: SettingsAnswer } | { state: 'failed'; error: unknown };
@@ -40,9 +39,9 @@ export function SettingsPanel({ apiBase }: { apiBase: string }) {
     try {
       const answer = await writeSettings(apiBase, form);
       if (!answer.error) {
-        queryClient.setQueryData(hostSettingsKey(apiBase), answer);
+        queryClient.setQueryData(queryKeys.hostSettings(apiBase), answer);
         // A restarted API may serve other group/versions (and the clock another speed): every view reads afresh.
-        void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== hostSettingsKey(apiBase)[0] });
+        void queryClient.invalidateQueries({ predicate: (q) => !isHostSettings(q.queryKey) });
       }
       setOutcome({ state: 'done', answer });
     } catch (error) {

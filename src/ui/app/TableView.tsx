@@ -3,9 +3,10 @@
 // live refresh from a watch (one refresh per batch of events) and the event log beside it.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import type { ResourceRef } from '../lib/api-paths';
+import { apiVersionOf, type ResourceRef } from '../lib/api-paths';
 import { formatHash, LIST_LIMITS, type ViewState } from '../lib/routes';
 import { useClient } from './client-context';
+import { queryKeys } from '../lib/query-keys';
 import { ErrorBox } from './ErrorBox';
 import { describeError } from '../lib/api-errors';
 import { EventLog } from './EventLog';
@@ -34,9 +35,9 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector, l
   const [selectorDraft, setSelectorDraft] = useState(labelSelector);
   // Pods read best with their node and IP (where the scheduler put them), as `-o wide` prints.
   const [wide, setWide] = useState(target.resource === 'pods');
-  const key = ['table', client.apiBase, target.group, target.version, target.resource, namespace ?? '', labelSelector, limit, pageIndex];
+  const key = queryKeys.table.page(client.apiBase, target, { namespace, labelSelector, limit, pageIndex });
   const page = useQuery({ queryKey: key, queryFn: () => walkToPage(pageIndex, (token) => client.tablePage(target, { namespace, limit, continue: token, labelSelector: labelSelector || undefined })), placeholderData: keepPreviousData });
-  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['table', client.apiBase, target.group, target.version, target.resource] }), [queryClient, client, target.group, target.version, target.resource]);
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.table.resource(client.apiBase, target) }), [queryClient, client, target.group, target.version, target.resource]);
   const live = useLiveList(target, namespace, labelSelector, refresh);
 
   const objectLink = useCallback(
@@ -50,6 +51,10 @@ export function TableView({ target, namespace, labelSelector, onLabelSelector, l
 
   return (
     <section aria-label={`${target.resource} list`} className="table-view">
+      {/* Which collection this is, first: a learner arriving from a link sees what they are looking at. */}
+      <h2 className="list-title">
+        {target.resource} <small className="muted">{!target.namespaced ? 'cluster-scoped' : namespace ? `in namespace ${namespace}` : 'in every namespace'} · {apiVersionOf(target.group, target.version)}</small>
+      </h2>
       <form
         className="toolbar"
         onSubmit={(e) => {

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useClient } from './client-context';
 import { formatHash } from '../lib/routes';
+import { navigate } from './router';
 
 const SAMPLE = `apiVersion: apps/v1
 kind: Deployment
@@ -32,7 +33,7 @@ export function Welcome() {
     setError(undefined);
     try {
       await client.apply({ group: 'apps', version: 'v1', resource: 'deployments', namespaced: true }, 'default', 'hello-web', SAMPLE, { fieldManager: 'sample' });
-      location.hash = formatHash({ view: 'object', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'default', name: 'hello-web' });
+      navigate({ view: 'object', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'default', name: 'hello-web' });
     } catch (e) {
       setError((e as Error).message);
     }

@@ -36,7 +36,12 @@ export interface WriteActionsProps {
   name: string;
   live?: KubeObject;
   /** A configuration to start from: the live object without server fields, or a skeleton. */
-  starting: string;
+  /**
+   * The text "Start from the live object" (or a skeleton) puts in the editor. A function: writing a
+   * 2,000-line object as YAML costs tens of milliseconds, paid only when the text is wanted, not
+   * on every render of the object view (Apply, the default, starts empty).
+   */
+  starting(): string;
   /** Managers already on the object, offered in the field manager list. */
   managers: readonly string[];
   conflicts: readonly StatusCause[];
@@ -69,7 +74,7 @@ export function WriteActions({ target, namespace, name, live, starting, managers
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const editorKey = mode === 'patch' ? `patch-${patchType}` : mode;
-  const text = texts[editorKey] ?? (mode === 'patch' ? PATCH_EXAMPLES[patchType] : mode === 'apply' ? '' : starting);
+  const text = texts[editorKey] ?? (mode === 'patch' ? PATCH_EXAMPLES[patchType] : mode === 'apply' ? '' : starting());
   const setText = (t: string) => setTexts((all) => ({ ...all, [editorKey]: t }));
   // The 409's fields found in the learner's own text, marked before anything more is sent.
   const marks = useMemo(() => (mode === 'apply' && conflicts.length ? conflictMarks(text, live, conflicts) : []), [mode, text, live, conflicts]);
@@ -183,7 +188,7 @@ export function WriteActions({ target, namespace, name, live, starting, managers
           </label>
         )}
         {mode !== 'patch' && (
-          <button type="button" onClick={() => setText(starting)}>
+          <button type="button" onClick={() => setText(starting())}>
             {live ? 'Start from the live object' : 'Start from a skeleton'}
           </button>
         )}

@@ -10,6 +10,7 @@ import { listTypesLesson } from './list-types';
 import { resetManagedFieldsLesson } from './reset-managed-fields';
 import { concurrencyLesson } from './concurrency';
 import { pagingLesson } from './paging';
+import { watchesLesson } from './watches';
 import { csaToSsaLesson } from './csa-to-ssa';
 import { whoOwnsStatusLesson } from './who-owns-status';
 import { rolloutLesson } from './rollout-steps';
@@ -27,6 +28,7 @@ export const LESSONS: readonly Lesson[] = [
   csaToSsaLesson,
   resetManagedFieldsLesson,
   concurrencyLesson,
+  watchesLesson,
   pagingLesson,
   // The cluster lessons: controllers, the scheduler and the kubelet as field managers.
   whoOwnsStatusLesson,

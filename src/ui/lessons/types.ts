@@ -94,4 +94,10 @@ export interface Lesson {
    */
   setup: LessonRequest[];
   steps: LessonStep[];
+  /**
+   * API server settings the lesson needs, as kube-apiserver's flags spell them (the page offers
+   * to apply them: a restart of the API, objects kept). A short `--history-window` lets a
+   * learner see a watch's resourceVersion expire within the lesson.
+   */
+  apiSettings?: { historyWindow: string };
 }

@@ -7,7 +7,7 @@
 // fields, `v:<json>` a set item, `i:<n>` an atomic-list index, `.` the enclosing map/item itself,
 // and an empty `{}` child a leaf. A leaf whose value is a map or list (an atomic field) owns
 // everything beneath it.
-import { pathKey, yamlWithLines } from './yaml-lines';
+import { childKey, type PathKey, yamlWithLines } from './yaml-lines';
 import { colourForManagers, type LegendEntry } from './manager-colours';
 
 export type { LegendEntry } from './manager-colours';
@@ -56,7 +56,6 @@ export interface OwnershipOptions {
   showManagedFields?: boolean;
 }
 
-type JsPath = ReadonlyArray<string | number>;
 type Json = unknown;
 
 /** Keys sorted at every level, as `kubectl get -o yaml` prints them (it sorts map keys). */
@@ -153,35 +152,35 @@ interface Claims {
   owners: FieldOwner[];
 }
 
-const keyOf = (p: JsPath) => JSON.stringify(p);
+/** Paths are keyed as yaml-lines keys them (the JSON of the JS path), built child by child. */
+const ROOT: PathKey = '[]';
 
-function addClaim(map: Map<string, FieldOwner[]>, path: JsPath, owner: FieldOwner): void {
-  const k = keyOf(path);
+function addClaim(map: Map<string, FieldOwner[]>, k: PathKey, owner: FieldOwner): void {
   const list = map.get(k);
   if (!list) map.set(k, [owner]);
   else if (!list.includes(owner)) list.push(owner);
 }
 
 /** Walks one manager's fieldsV1 alongside the live value, recording what it owns by JS path. */
-function claim(set: FieldsV1, value: Json, path: JsPath, owner: FieldOwner, claims: Claims): void {
+function claim(set: FieldsV1, value: Json, path: PathKey, owner: FieldOwner, claims: Claims): void {
   for (const [element, child] of Object.entries(set)) {
     if (element === '.') {
       addClaim(claims.direct, path, owner);
       continue;
     }
-    let childPath: JsPath;
+    let childPath: PathKey;
     let childValue: Json;
     if (element.startsWith('f:')) {
       const name = element.slice(2);
       childValue = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, name) ? (value as Record<string, Json>)[name] : undefined;
       if (childValue === undefined) continue; // owned but absent from the live object: no line to mark
-      childPath = [...path, name];
+      childPath = childKey(path, name);
     } else {
       const index = findListItem(element, value);
       if (index < 0) continue;
-      childPath = [...path, index];
+      childPath = childKey(path, index);
       childValue = (value as Json[])[index];
-      claims.labels.set(keyOf(childPath), elementLabel(element));
+      claims.labels.set(childPath, elementLabel(element));
     }
     const isLeaf = child === null || typeof child !== 'object' || Object.keys(child).length === 0;
     if (isLeaf) {
@@ -199,7 +198,7 @@ function collectClaims(entries: ManagedFieldsEntry[], obj: Json): Claims {
     const owner = ownerOf(entry);
     claims.owners.push(owner);
     if (entry.fieldsType && entry.fieldsType !== 'FieldsV1') continue;
-    if (entry.fieldsV1) claim(entry.fieldsV1, obj, [], owner, claims);
+    if (entry.fieldsV1) claim(entry.fieldsV1, obj, ROOT, owner, claims);
   }
   return claims;
 }
@@ -232,32 +231,34 @@ export function ownershipViewWith(obj: Json, managedFields: ManagedFieldsEntry[]
     for (let l = from; l <= to; l++) span.push(l);
     pathLines.set(label, span);
   };
-  const spanOf = (path: JsPath): [number, number] => spans.get(pathKey(path)) ?? [1, 1];
+  const spanOf = (k: PathKey): [number, number] => spans.get(k) ?? [1, 1];
   const isBlock = (v: Json) => (Array.isArray(v) ? v.length > 0 : v !== null && typeof v === 'object' && Object.keys(v).length > 0);
 
   // Visits a block map or list whose text starts on `startLine`; `inherited` are owners of an atomic ancestor.
-  const visit = (value: Json, jsPath: JsPath, label: string, startLine: number, inherited: readonly FieldOwner[]) => {
-    const k = keyOf(jsPath);
+  const visit = (value: Json, k: PathKey, label: string, startLine: number, inherited: readonly FieldOwner[]) => {
     const direct = claims.direct.get(k) ?? [];
     const below = [...inherited, ...(claims.subtree.get(k) ?? [])];
-    if (jsPath.length > 0) markPath(label, startLine, spanOf(jsPath)[1]);
+    if (k !== ROOT) markPath(label, startLine, spanOf(k)[1]);
     own(startLine, startLine, [...direct, ...inherited]);
-    const children: Array<[string | number, Json, string]> = Array.isArray(value)
-      ? value.map((item, index) => [index, item, claims.labels.get(keyOf([...jsPath, index])) ?? `[${index}]`])
-      : Object.entries(value as Record<string, Json>).map(([name, v]) => [name, v, `.${name}`]);
-    for (const [step, child, suffix] of children) {
-      const childPath = [...jsPath, step];
+    const children: Array<[PathKey, Json, string]> = Array.isArray(value)
+      ? value.map((item, index) => {
+          const childPath = childKey(k, index);
+          return [childPath, item, claims.labels.get(childPath) ?? `[${index}]`];
+        })
+      : Object.entries(value as Record<string, Json>).map(([name, v]) => [childKey(k, name), v, `.${name}`]);
+    for (const [childPath, child, suffix] of children) {
       const [first, last] = spanOf(childPath);
       if (isBlock(child)) visit(child, childPath, `${label}${suffix}`, first, below);
       else {
         // Scalars (even multi-line ones), {} and []: every line of the field belongs to it.
         markPath(`${label}${suffix}`, first, last);
-        own(first, last, [...below, ...(claims.direct.get(keyOf(childPath)) ?? [])]);
+        const owners = claims.direct.get(childPath);
+        own(first, last, owners ? [...below, ...owners] : below);
       }
     }
   };
-  if (isBlock(shown)) visit(shown, [], '', 1, []);
-  else own(1, lineCount, claims.direct.get(keyOf([])) ?? []);
+  if (isBlock(shown)) visit(shown, ROOT, '', 1, []);
+  else own(1, lineCount, claims.direct.get(ROOT) ?? []);
 
   // Co-owners are listed the same way on every line: in managedFields order.
   const rank = new Map(claims.owners.map((o, i) => [o, i] as const));

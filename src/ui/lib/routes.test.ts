@@ -44,4 +44,13 @@ describe('routes', () => {
     expect(formatHash(states[5]!)).toBe('#/apis/apps/v1/namespaces/default/deployments');
     expect(formatHash(states[7]!)).toBe('#/apis/example.com/v1alpha1/namespaces/team%20a/widgets/w%3A1');
   });
+
+  it('maps the browser host\'s views and scenario links too', () => {
+    for (const view of ['settings', 'audit', 'webhooks', 'kubectl'] as const) {
+      expect(parseHash(`#/${view}`)).toEqual({ view });
+      expect(formatHash({ view })).toBe(`#/${view}`);
+    }
+    expect(parseHash('#/scenario/AbC-_9?x')).toEqual({ view: 'scenario', data: 'AbC-_9?x' });
+    expect(formatHash({ view: 'scenario', data: 'AbC' })).toBe('#/scenario/AbC');
+  });
 });

@@ -1,8 +1,11 @@
-// Deep links: the view lives in the URL hash so it can be shared and reloaded. The hash mirrors the
-// API path (`#/apis/apps/v1/namespaces/default/deployments/web`, `#/api/v1/nodes`), plus
-// `#/console`, `#/health`, `#/learn` and `#/learn/<lesson>/<step>` (1-based); a list may carry
-// `?labelSelector=&limit=&page=` (page 1-based) and the console its request
+// The router's map: the one place that turns a URL hash into a view and back. The view lives in the
+// hash so it can be shared and reloaded. The hash mirrors the API path
+// (`#/apis/apps/v1/namespaces/default/deployments/web`, `#/api/v1/nodes`), plus `#/console`,
+// `#/health`, `#/learn` and `#/learn/<lesson>/<step>` (1-based), the browser host's views
+// (`#/settings`, `#/audit`, `#/webhooks`, `#/kubectl`) and scenario links (`#/scenario/<data>`); a
+// list may carry `?labelSelector=&limit=&page=` (page 1-based) and the console its request
 // (`#/console?method=&path=&query=&headers=&body=`), so every screen can be linked and reloaded.
+// Components read the view from `useRoute` and change it with `navigate` (app/router.ts).
 import { parseResourcePath } from './commands';
 import { groupVersionPath } from './api-paths';
 
@@ -29,8 +32,16 @@ export const DEFAULT_LIST_LIMIT = 50;
 /** Page sizes the list offers; a link with another one falls back to the default. */
 export const LIST_LIMITS: readonly number[] = [10, 50, 100, 500, 1000];
 
+/** Views of the browser host (its settings, audit log, webhooks and the kubectl bridge). */
+export const HOST_VIEWS = ['settings', 'audit', 'webhooks', 'kubectl'] as const;
+export type HostView = (typeof HOST_VIEWS)[number];
+
+const SCENARIO_PATH = '/scenario/';
+
 export type ViewState =
   | { view: 'home' }
+  | { view: HostView }
+  | { view: 'scenario'; data: string }
   | { view: 'console'; request?: ConsoleRequest }
   | { view: 'health' }
   | { view: 'learn' }
@@ -40,7 +51,11 @@ export type ViewState =
 
 export function parseHash(hash: string): ViewState {
   const raw = hash.replace(/^#/, '');
+  // A scenario's data is base64url: it is the rest of the hash, whatever it holds.
+  if (raw.startsWith(SCENARIO_PATH)) return { view: 'scenario', data: raw.slice(SCENARIO_PATH.length) };
   const [path = '', query = ''] = raw.split(/\?(.*)/s, 2);
+  const host = HOST_VIEWS.find((v) => path === `/${v}`);
+  if (host) return { view: host };
   if (path === '/console') {
     const params = new URLSearchParams(query);
     const request: ConsoleRequest = {};
@@ -84,7 +99,13 @@ export function formatHash(state: ViewState): string {
       return query ? `#/console?${query}` : '#/console';
     }
     case 'health':
-      return '#/health';
+    case 'settings':
+    case 'audit':
+    case 'webhooks':
+    case 'kubectl':
+      return `#/${state.view}`;
+    case 'scenario':
+      return `#${SCENARIO_PATH}${state.data}`;
     case 'learn':
       return '#/learn';
     case 'lesson':

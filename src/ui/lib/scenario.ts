@@ -3,7 +3,8 @@
 // data is the scenario's JSON, compressed with the browser's own CompressionStream('deflate-raw')
 // and written in base64url (the fragment then needs no percent-encoding).
 
-export const SCENARIO_PREFIX = '#/scenario/';
+import { formatHash, parseHash } from './routes';
+
 /** Bumped when the format changes; an unknown version is refused with a clear message. */
 const SCENARIO_VERSION = 1;
 /** A link longer than this is refused when opened: no browser keeps URLs this long anyway. */
@@ -170,12 +171,13 @@ export async function decodeScenario(data: string): Promise<Scenario> {
 
 /** The scenario data in a location hash, or undefined when the hash is not a scenario link. */
 export function scenarioData(hash: string): string | undefined {
-  return hash.startsWith(SCENARIO_PREFIX) ? hash.slice(SCENARIO_PREFIX.length) : undefined;
+  const route = parseHash(hash);
+  return route.view === 'scenario' ? route.data : undefined;
 }
 
 /** A link to this page (its address without the fragment) that opens the scenario. */
 export async function scenarioLink(pageUrl: string, scenario: Scenario): Promise<string> {
-  return `${pageUrl.replace(/#.*$/s, '')}${SCENARIO_PREFIX}${await encodeScenario(scenario)}`;
+  return `${pageUrl.replace(/#.*$/s, '')}${formatHash({ view: 'scenario', data: await encodeScenario(scenario) })}`;
 }
 
 /** One line naming the objects, for the confirmation (e.g. "Namespace × 1, ConfigMap × 2"). */

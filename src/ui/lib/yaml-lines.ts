@@ -11,6 +11,8 @@ type Json = unknown;
 export type PathKey = string;
 /** The key of a JS path (`['spec', 'containers', 0]`) in the spans map. */
 export const pathKey = (path: ReadonlyArray<string | number>): PathKey => JSON.stringify(path);
+/** The key of a child path from its parent's key: `pathKey([...path, step])` without rebuilding the whole array's JSON (a 2,000-field object asks for thousands). */
+export const childKey = (parent: PathKey, step: string | number): PathKey => (parent === '[]' ? `[${JSON.stringify(step)}]` : `${parent.slice(0, -1)},${JSON.stringify(step)}]`);
 
 export interface YamlWithLines {
   text: string;
@@ -81,10 +83,10 @@ export function yamlWithLines(value: Json): YamlWithLines {
     for (const l of block.body) lines.push(l === '' ? '' : `${pad(indent + 2)}${l}`);
   };
 
-  const writeMap = (map: Record<string, Json>, path: Array<string | number>, indent: number) => {
+  const writeMap = (map: Record<string, Json>, path: PathKey, indent: number) => {
     for (const k of Object.keys(map)) {
       const child = map[k];
-      const childPath = [...path, k];
+      const childPath = childKey(path, k);
       const start = lines.length + 1;
       const key = scalar(k);
       if (isBlockMap(child)) {
@@ -94,13 +96,13 @@ export function yamlWithLines(value: Json): YamlWithLines {
         lines.push(`${pad(indent)}${key}:`);
         writeSeq(child, childPath, indent);
       } else writeInline(`${pad(indent)}${key}: `, child, indent);
-      spans.set(pathKey(childPath), [start, lines.length]);
+      spans.set(childPath, [start, lines.length]);
     }
   };
 
-  const writeSeq = (seq: Json[], path: Array<string | number>, indent: number) => {
+  const writeSeq = (seq: Json[], path: PathKey, indent: number) => {
     seq.forEach((item, i) => {
-      const itemPath = [...path, i];
+      const itemPath = childKey(path, i);
       const start = lines.length + 1;
       if (isBlockMap(item) || isBlockSeq(item)) {
         if (isBlockMap(item)) writeMap(item, itemPath, indent + 2);
@@ -108,12 +110,12 @@ export function yamlWithLines(value: Json): YamlWithLines {
         // The item's first line takes the dash in place of its indentation.
         lines[start - 1] = `${pad(indent)}- ${lines[start - 1]!.slice(indent + 2)}`;
       } else writeInline(`${pad(indent)}- `, item, indent);
-      spans.set(pathKey(itemPath), [start, lines.length]);
+      spans.set(itemPath, [start, lines.length]);
     });
   };
 
-  if (isBlockMap(value)) writeMap(value, [], 0);
-  else if (isBlockSeq(value)) writeSeq(value, [], 0);
+  if (isBlockMap(value)) writeMap(value, '[]', 0);
+  else if (isBlockSeq(value)) writeSeq(value, '[]', 0);
   else writeInline('', value, 0);
   spans.set(pathKey([]), [1, lines.length]);
   return { text: `${lines.join('\n')}\n`, spans };

@@ -7,6 +7,7 @@ import type { LessonAnswer, LessonRequest } from '../../lessons/types';
 import { lessonApi, prepareStep } from '../../lib/lesson-runner';
 import { loadProgress, saveProgress, type LessonProgress } from '../../lib/lesson-progress';
 import { formatHash } from '../../lib/routes';
+import { LessonApiSettings } from './LessonApiSettings';
 import { Prose } from './Prose';
 import { RequestCard } from './RequestCard';
 import { useStepCheck } from './use-step-check';
@@ -100,6 +101,7 @@ function LessonStepView({ apiBase, lessonId, index, headers }: { apiBase: string
           </li>
         ))}
       </ol>
+      <LessonApiSettings apiBase={apiBase} lesson={lesson} />
       <h2>
         Step {index + 1} of {lesson.steps.length}: {step.title}
       </h2>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { LessonAnswer, LessonRequest } from '../../lessons/types';
 import { statusLine } from '../../lib/http-status';
+import { watchEvents } from '../../lessons/watch-answers';
 
 export function RequestCard({ request, index, onSend, answer }: { request: LessonRequest; index: number; onSend(req: LessonRequest): Promise<void>; answer?: LessonAnswer }) {
   const [path, setPath] = useState(request.path);
@@ -51,11 +52,13 @@ export function RequestCard({ request, index, onSend, answer }: { request: Lesso
         <button type="button" className="primary" onClick={() => void send()} disabled={sending}>
           Send
         </button>
+        {sending && /[?&]watch=(1|true)/.test(path) && <span className="muted">Watching until timeoutSeconds ends the stream…</span>}
         {answer && (
           <span className={`answer-status ${answer.status < 300 ? 'ok' : 'refused'}`} data-testid="answer-status">
             {statusLine(answer.status, '')}
           </span>
         )}
+        {answer && <WatchSummary body={answer.body} />}
       </div>
       {answer && (
         <details className="answer">
@@ -67,10 +70,23 @@ export function RequestCard({ request, index, onSend, answer }: { request: Lesso
   );
 }
 
+/** One JSON document indented; a watch's stream (one event per line) stays one event per line. */
 function pretty(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
     return text;
   }
+}
+
+/** For a watch's answer, its events in order (a 410 comes as an ERROR event inside a 200). */
+function WatchSummary({ body }: { body: string }) {
+  if (body.trimStart().startsWith('{"kind"')) return null;
+  const events = watchEvents(body);
+  if (!events.length) return null;
+  return (
+    <span className="watch-summary" data-testid="watch-summary">
+      Stream: {events.map((e) => (e.type === 'ERROR' ? `ERROR ${e.code ?? ''}`.trim() : e.type === 'BOOKMARK' ? `BOOKMARK @${e.resourceVersion ?? '?'}` : `${e.type} ${e.name ?? ''}`.trim())).join(' → ')}
+    </span>
+  );
 }
