@@ -9,7 +9,7 @@ import { clockAction, NoAdminEndpoints, readClock } from '../../../hosts/sw/page
 import type { ClockAction, HostClock } from '../../../hosts/sw/protocol';
 import { clusterTime } from './clock-format';
 import { clockKey } from './cluster-now';
-import { hostSettingsKey } from '../SettingsPanel';
+import { queryKeys } from '../../lib/query-keys';
 import './cluster.css';
 
 
@@ -42,7 +42,7 @@ export function ClockControls({ apiBase }: { apiBase: string }) {
     onSuccess: (answer, action) => {
       queryClient.setQueryData(key, answer);
       // The worker keeps a new speed with the settings: the Settings form must not put the old one back.
-      if (action.action === 'speed') void queryClient.invalidateQueries({ queryKey: hostSettingsKey(apiBase) });
+      if (action.action === 'speed') void queryClient.invalidateQueries({ queryKey: queryKeys.hostSettings(apiBase) });
     },
   });
   // The Node host has no clock endpoint: nothing to control there.
