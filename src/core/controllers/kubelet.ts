@@ -9,6 +9,7 @@ import { nodeIdentity, type Controller, type ControllerContext } from './control
 import { keyOf, type Informer } from './informer';
 import { nodeNetwork, simulatedNodeName } from './nodes';
 import { kubeletPodStatus } from './pod-status';
+import { KubeletCompletion } from './kubelet-completion';
 import { KeyQueue } from './queue';
 
 interface NodeState {
@@ -26,6 +27,8 @@ export class KubeletSimulator implements Controller {
   private readonly nodes = new Map<string, NodeState>();
   /** Pod uid → cluster time the kubelet admitted it (the delay counts from here). */
   private readonly admittedAt = new Map<string, number>();
+  /** Pods with restartPolicy Never/OnFailure run to completion (kubelet-completion.ts). */
+  private completion!: KubeletCompletion;
 
   async start(ctx: ControllerContext): Promise<void> {
     this.ctx = ctx;
@@ -34,6 +37,7 @@ export class KubeletSimulator implements Controller {
       this.nodes.set(name, { index: i, client: ctx.client(nodeIdentity(name)), ips: new Map() });
     }
     this.queue = ctx.queue(new KeyQueue('kubelet', ctx.clock, (key) => this.sync(key)));
+    this.completion = new KubeletCompletion(ctx, this.queue);
     this.pods = await ctx.informer('/api/v1/pods');
     this.pods.addHandlers({
       onAdd: (pod) => this.enqueue(pod),
@@ -53,6 +57,7 @@ export class KubeletSimulator implements Controller {
   private forget(pod: Obj): void {
     const uid = String(pod.metadata?.uid);
     this.admittedAt.delete(uid);
+    this.completion.forget(uid);
     this.nodes.get(String(pod.spec?.nodeName ?? ''))?.ips.delete(uid);
   }
 
@@ -82,7 +87,7 @@ export class KubeletSimulator implements Controller {
       // Already reported running (by this kubelet, or before a restart): keep its IP taken.
       const host = Number(String(pod.status.podIP).split('.')[3]);
       if (!node.ips.has(uid)) node.ips.set(uid, host);
-      return;
+      return this.completion.sync(key, pod, (status) => this.write(node, path, status));
     }
     let admitted = this.admittedAt.get(uid);
     if (admitted === undefined || !pod.status?.startTime) {
