@@ -13,6 +13,7 @@ import { ReplicaSetController } from './replicaset';
 import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
+import { JobController } from './job';
 import { parseControllers } from '../server/controllers-flag';
 
 const ALL: readonly (() => Controller)[] = [
@@ -23,6 +24,7 @@ const ALL: readonly (() => Controller)[] = [
   () => new DeploymentController(),
   () => new EndpointsController(),
   () => new EndpointSliceController(),
+  () => new JobController(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);

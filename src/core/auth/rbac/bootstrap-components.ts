@@ -44,6 +44,16 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
+    'job-controller',
+    [
+      rule(['get', 'list', 'watch', 'update', 'patch'], ['batch'], ['jobs']),
+      rule(['update'], ['batch'], ['jobs/status']),
+      rule(['update'], ['batch'], ['jobs/finalizers']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+  [
     'replicaset-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['apps', 'extensions'], ['replicasets']),
