@@ -14,6 +14,9 @@ import { DeploymentController } from './deployment';
 import { EndpointsController } from './endpoints';
 import { EndpointSliceController } from './endpointslice';
 import { JobController } from './job';
+import { CronJobController } from './cronjob';
+import { TtlAfterFinishedController } from './ttl-after-finished';
+import { PodGCController } from './podgc';
 import { parseControllers } from '../server/controllers-flag';
 
 const ALL: readonly (() => Controller)[] = [
@@ -25,6 +28,9 @@ const ALL: readonly (() => Controller)[] = [
   () => new EndpointsController(),
   () => new EndpointSliceController(),
   () => new JobController(),
+  () => new CronJobController(),
+  () => new TtlAfterFinishedController(),
+  () => new PodGCController(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);

@@ -20,6 +20,17 @@ const role = (name: string, rules: PolicyRule[]): ClusterRole => ({ apiVersion: 
 /** The controllers that run here, with their controller_policy.go rules. */
 const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
   [
+    'cronjob-controller',
+    [
+      rule(['get', 'list', 'watch', 'update'], ['batch'], ['cronjobs']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], ['batch'], ['jobs']),
+      rule(['update'], ['batch'], ['cronjobs/status']),
+      rule(['update'], ['batch'], ['cronjobs/finalizers']),
+      rule(['list', 'delete'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+  [
     'deployment-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['extensions', 'apps'], ['deployments']),
@@ -54,6 +65,10 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
+    'pod-garbage-collector',
+    [rule(['list', 'watch', 'delete'], [''], ['pods']), rule(['get', 'list'], [''], ['nodes'])],
+  ],
+  [
     'replicaset-controller',
     [
       rule(['get', 'list', 'watch', 'update'], ['apps', 'extensions'], ['replicasets']),
@@ -63,6 +78,7 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
       EVENTS,
     ],
   ],
+  ['ttl-after-finished-controller', [rule(['delete', 'get', 'list', 'watch'], ['batch'], ['jobs']), EVENTS]],
 ];
 
 /** What a kubelet may do to its own node and pods (the system:node role, narrowed to what the simulation writes). */
