@@ -107,3 +107,19 @@ describe('ttl-after-finished controller', () => {
     expect(deletes).toEqual(['system:serviceaccount:kube-system:ttl-after-finished-controller']);
   });
 });
+
+describe('batch controllers with RBAC on', () => {
+  it('the job, cronjob, ttl-after-finished and podgc service accounts need nothing beyond their bootstrap roles', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0, jobRunMs: 1000, terminatedPodGCThreshold: 1 }, { authorization: 'RBAC' });
+    await t.post(CJ, cronJob('tick', '* * * * *', { jobTemplate: { spec: { ttlSecondsAfterFinished: 90, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } } } }));
+    await t.advance(3 * 60_000 + 5000);
+    const names = (await jobs()).map((j) => j.metadata.name);
+    // Jobs of minutes 1 and 2 outlived their 90 s TTL; minute 3's is still there.
+    expect(names).toEqual([`tick-${MINUTE0 + 2}`, `tick-${MINUTE0 + 3}`]);
+    const denied = t.api.audit!.events().filter((e) => e.responseStatus?.code === 403).map((e) => [e.user.username, e.verb, e.objectRef?.resource]);
+    expect(denied).toEqual([]);
+    const users = new Set(t.api.audit!.events().filter((e) => e.verb === 'delete').map((e) => e.user.username));
+    // (The garbage collector removes the pods of deleted Jobs in process, decision 0016: no API delete.)
+    expect(users).toEqual(new Set(['system:serviceaccount:kube-system:ttl-after-finished-controller', 'system:serviceaccount:kube-system:pod-garbage-collector']));
+  });
+});
