@@ -1,0 +1,96 @@
+// Memory of the simulated cluster (issue 25, decision 0033): 10,000 running pods on 100 simulated
+// nodes (ten 1,000-replica Deployments, zero kubelet delay), heap with the controllers running
+// against the heap once they are stopped and dropped — what is left is the stored objects alone
+// (the same objects, the same store). Target <= 1.5x. Runs in a child `node --expose-gc` so
+// the heap can be measured after a full GC. Prints numbers; asserts nothing.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createApiServer } from '../src/core/api';
+
+export const CLUSTER_MEMORY_TARGET = 1.5;
+
+export interface ClusterMemoryResult {
+  pods: number;
+  nodes: number;
+  /** Heap over the empty server's, with the controllers running. */
+  withControllersBytes: number;
+  /** The same, after the controllers were stopped and dropped. */
+  storedOnlyBytes: number;
+  /** Bytes of the pods' stored JSON (a sanity check on the store's own size). */
+  podJsonBytes: number;
+}
+
+async function measureInChild(deployments: number, replicas: number, nodes: number): Promise<ClusterMemoryResult> {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const enc = new TextEncoder();
+  await settle();
+  const base = process.memoryUsage().heapUsed;
+  const api = await createApiServer({ controllers: '*', cluster: { nodes, kubeletDelayMs: 0 } });
+  const controllers = api.controllers!;
+  await controllers.runUntilIdle();
+  for (let d = 0; d < deployments; d++) {
+    const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: `d${d}` }, spec: { replicas, selector: { matchLabels: { app: `d${d}` } }, template: { metadata: { labels: { app: `d${d}` } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } };
+    const res = await api.handle({ method: 'POST', url: '/apis/apps/v1/namespaces/default/deployments', headers: { 'content-type': 'application/json' }, body: enc.encode(JSON.stringify(body)) });
+    if (res.status !== 201) throw new Error(`create deployment: HTTP ${res.status}`);
+    await controllers.runUntilIdle(10_000_000);
+  }
+  const list = await api.handle({ method: 'GET', url: '/api/v1/pods', headers: { accept: 'application/json' } });
+  const items = (JSON.parse(String(list.body)).items ?? []) as { status?: { phase?: string } }[];
+  const running = items.filter((p) => p.status?.phase === 'Running').length;
+  if (running !== deployments * replicas) throw new Error(`${running} pods running, want ${deployments * replicas}`);
+  const podJsonBytes = items.reduce((n, p) => n + JSON.stringify(p).length, 0);
+  await settle();
+  const withControllersBytes = process.memoryUsage().heapUsed - base;
+  // Stop the controllers and let go of them: their informer caches, queues and clients go.
+  controllers.stop();
+  (api as { controllers?: unknown }).controllers = undefined;
+  await settle();
+  const storedOnlyBytes = process.memoryUsage().heapUsed - base;
+  await api.close();
+  return { pods: running, nodes, withControllersBytes, storedOnlyBytes, podJsonBytes };
+}
+
+export function runClusterMemoryBench(deployments = 10, replicas = 1000, nodes = 100): Promise<ClusterMemoryResult> {
+  return new Promise((resolve, reject) => {
+    const self = fileURLToPath(import.meta.url);
+    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', self, '--child', String(deployments), String(replicas), String(nodes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`cluster memory child exited ${code}: ${out}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as ClusterMemoryResult);
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  });
+}
+
+export function formatClusterMemory(r: ClusterMemoryResult): string {
+  const ratio = r.withControllersBytes / r.storedOnlyBytes;
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+  return `cluster memory: ${r.pods} pods on ${r.nodes} nodes: ${mb(r.withControllersBytes)} with the controllers, ${mb(r.storedOnlyBytes)} stored objects alone (pods' JSON ${mb(r.podJsonBytes)}); ${ratio.toFixed(2)}x (target <= ${CLUSTER_MEMORY_TARGET}x ${ratio <= CLUSTER_MEMORY_TARGET ? 'ok' : 'MISSED'})`;
+}
+
+if (process.argv[2] === '--child') {
+  void measureInChild(Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])).then(
+    (r) => {
+      process.stdout.write(`${JSON.stringify(r)}\n`);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+} else if (import.meta.url === `file://${process.argv[1]}`) {
+  void runClusterMemoryBench().then((r) => console.log(formatClusterMemory(r)));
+}
