@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createApiServer } from '../src/core/api';
+import { bodyBytes, isStream } from '../src/core/types';
 
 export const CLUSTER_MEMORY_TARGET = 1.5;
 
@@ -41,7 +42,9 @@ async function measureInChild(deployments: number, replicas: number, nodes: numb
     await controllers.runUntilIdle(10_000_000);
   }
   const list = await api.handle({ method: 'GET', url: '/api/v1/pods', headers: { accept: 'application/json' } });
-  const items = (JSON.parse(String(list.body)).items ?? []) as { status?: { phase?: string } }[];
+  if (list.body === undefined || isStream(list.body)) throw new Error('list pods: no body');
+  const text = typeof list.body === 'string' ? list.body : new TextDecoder().decode(bodyBytes(list.body));
+  const items = (JSON.parse(text).items ?? []) as { status?: { phase?: string } }[];
   const running = items.filter((p) => p.status?.phase === 'Running').length;
   if (running !== deployments * replicas) throw new Error(`${running} pods running, want ${deployments * replicas}`);
   const podJsonBytes = items.reduce((n, p) => n + JSON.stringify(p).length, 0);
