@@ -1,12 +1,15 @@
 // Memory of the simulated cluster (issue 25, decision 0033): 10,000 running pods on 100 simulated
-// nodes (ten 1,000-replica Deployments, zero kubelet delay), heap with the controllers running
-// against the heap once they are stopped and dropped — what is left is the stored objects alone
-// (the same objects, the same store). Target <= 1.5x. Runs in a child `node --expose-gc` so
-// the heap can be measured after a full GC. Prints numbers; asserts nothing.
+// nodes (ten 1,000-replica Deployments, zero kubelet delay), heap with the controllers running,
+// against the heap of a server without controllers into which the same writes (counted from the
+// first server's metrics: pods created, bound and given the same status writes, as many events
+// and status updates) were replayed — the stored objects alone, with a comparable history.
+// Target <= 1.5x. Each side runs in a child `node --expose-gc` so the heap can be measured after
+// a full GC. Prints numbers; asserts nothing.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createApiServer } from '../src/core/api';
 import { bodyBytes, isStream } from '../src/core/types';
+import { replayWrites, writeCounts } from './cluster';
 
 export const CLUSTER_MEMORY_TARGET = 1.5;
 
@@ -15,7 +18,7 @@ export interface ClusterMemoryResult {
   nodes: number;
   /** Heap over the empty server's, with the controllers running. */
   withControllersBytes: number;
-  /** The same, after the controllers were stopped and dropped. */
+  /** Heap over the empty server's after the same writes were replayed without controllers. */
   storedOnlyBytes: number;
   /** Bytes of the pods' stored JSON (a sanity check on the store's own size). */
   podJsonBytes: number;
@@ -50,31 +53,44 @@ async function measureInChild(deployments: number, replicas: number, nodes: numb
   const podJsonBytes = items.reduce((n, p) => n + JSON.stringify(p).length, 0);
   await settle();
   const withControllersBytes = process.memoryUsage().heapUsed - base;
-  // Stop the controllers and let go of them: their informer caches, queues and clients go.
-  controllers.stop();
-  (api as { controllers?: unknown }).controllers = undefined;
-  await settle();
-  const storedOnlyBytes = process.memoryUsage().heapUsed - base;
+  const writes = Object.fromEntries(await writeCounts(api));
   await api.close();
-  return { pods: running, nodes, withControllersBytes, storedOnlyBytes, podJsonBytes };
+  return { pods: running, nodes, withControllersBytes, storedOnlyBytes: 0, podJsonBytes, writes } as ClusterMemoryResult & { writes: Record<string, number> };
 }
 
-export function runClusterMemoryBench(deployments = 10, replicas = 1000, nodes = 100): Promise<ClusterMemoryResult> {
+async function measureFloorInChild(writes: Record<string, number>, pods: number, nodes: number): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  await settle();
+  const base = process.memoryUsage().heapUsed;
+  const api = await createApiServer({ controllers: '' });
+  await replayWrites(api, new Map(Object.entries(writes)), pods, nodes);
+  await settle();
+  const bytes = process.memoryUsage().heapUsed - base;
+  await api.close();
+  return bytes;
+}
+
+function child(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const self = fileURLToPath(import.meta.url);
-    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', self, '--child', String(deployments), String(replicas), String(nodes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', self, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`cluster memory child exited ${code}: ${out}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()!) as ClusterMemoryResult);
-      } catch (err) {
-        reject(err as Error);
-      }
-    });
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proc.on('error', reject);
+    proc.on('exit', (code) => (code === 0 ? resolve(out.trim().split('\n').pop()!) : reject(new Error(`cluster memory child exited ${code}: ${out}`))));
   });
+}
+
+export async function runClusterMemoryBench(deployments = 10, replicas = 1000, nodes = 100): Promise<ClusterMemoryResult> {
+  const living = JSON.parse(await child(['--child', String(deployments), String(replicas), String(nodes)])) as ClusterMemoryResult & { writes: Record<string, number> };
+  const storedOnlyBytes = Number(await child(['--floor', JSON.stringify(living.writes), String(living.pods), String(nodes)]));
+  return { pods: living.pods, nodes, withControllersBytes: living.withControllersBytes, storedOnlyBytes, podJsonBytes: living.podJsonBytes };
 }
 
 export function formatClusterMemory(r: ClusterMemoryResult): string {
@@ -83,7 +99,18 @@ export function formatClusterMemory(r: ClusterMemoryResult): string {
   return `cluster memory: ${r.pods} pods on ${r.nodes} nodes: ${mb(r.withControllersBytes)} with the controllers, ${mb(r.storedOnlyBytes)} stored objects alone (pods' JSON ${mb(r.podJsonBytes)}); ${ratio.toFixed(2)}x (target <= ${CLUSTER_MEMORY_TARGET}x ${ratio <= CLUSTER_MEMORY_TARGET ? 'ok' : 'MISSED'})`;
 }
 
-if (process.argv[2] === '--child') {
+if (process.argv[2] === '--floor') {
+  void measureFloorInChild(JSON.parse(process.argv[3]) as Record<string, number>, Number(process.argv[4]), Number(process.argv[5])).then(
+    (bytes) => {
+      process.stdout.write(`${bytes}\n`);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+} else if (process.argv[2] === '--child') {
   void measureInChild(Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])).then(
     (r) => {
       process.stdout.write(`${JSON.stringify(r)}\n`);

@@ -127,6 +127,15 @@ function minus(a: Map<string, number>, b: Map<string, number>): Map<string, numb
 async function floorRun(writes: Map<string, number>, replicas: number, nodes: number): Promise<{ ms: number; total: number }> {
   const api = await createApiServer({ controllers: '' });
   try {
+    return await replayWrites(api, writes, replicas, nodes);
+  } finally {
+    await api.close();
+  }
+}
+
+/** The floor's writes into `api` (which runs no controllers); returns their time and count. */
+export async function replayWrites(api: ApiServer, writes: Map<string, number>, replicas: number, nodes: number): Promise<{ ms: number; total: number }> {
+  {
     for (let n = 0; n < nodes; n++) await call(api, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${n + 1}` } });
     const rsBody = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'big-1' }, spec: { replicas: 0, selector: { matchLabels: { app: 'big' } }, template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } };
     const pods = '/api/v1/namespaces/default/pods';
@@ -159,8 +168,6 @@ async function floorRun(writes: Map<string, number>, replicas: number, nodes: nu
       total++;
     }
     return { ms: performance.now() - t0, total };
-  } finally {
-    await api.close();
   }
 }
 
