@@ -135,40 +135,38 @@ async function floorRun(writes: Map<string, number>, replicas: number, nodes: nu
 
 /** The floor's writes into `api` (which runs no controllers); returns their time and count. */
 export async function replayWrites(api: ApiServer, writes: Map<string, number>, replicas: number, nodes: number): Promise<{ ms: number; total: number }> {
-  {
-    for (let n = 0; n < nodes; n++) await call(api, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${n + 1}` } });
-    const rsBody = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'big-1' }, spec: { replicas: 0, selector: { matchLabels: { app: 'big' } }, template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } };
-    const pods = '/api/v1/namespaces/default/pods';
-    const statusPerPod = Math.round((writes.get('PATCH pods/status') ?? 0) / replicas);
-    const events = writes.get('POST events') ?? 0;
-    let total = 0;
-    const t0 = performance.now();
-    await call(api, 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment(0));
-    let rs = await call(api, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rsBody);
-    let d = await call(api, 'GET', '/apis/apps/v1/namespaces/default/deployments/big', undefined);
-    total += 2;
-    for (let i = 0; i < replicas; i++) {
-      const name = `big-${i}`;
-      const node = i % nodes;
-      await call(api, 'POST', pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } });
-      await call(api, 'POST', `${pods}/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: `node-${node + 1}` } });
-      for (let k = 0; k < statusPerPod; k++) await call(api, 'PATCH', `${pods}/${name}/status`, { status: runningStatus(node, 2 + Math.floor(i / nodes)) }, 'application/merge-patch+json');
-      total += 2 + statusPerPod;
-    }
-    for (let e = 0; e < events; e++) {
-      await call(api, 'POST', '/api/v1/namespaces/default/events', { apiVersion: 'v1', kind: 'Event', metadata: { name: `big.${e}` }, involvedObject: { kind: 'Pod', name: 'big-0', namespace: 'default' }, reason: 'Scheduled', message: 'bench', type: 'Normal', source: { component: 'bench' } });
-    }
-    total += events;
-    for (let k = 0; k < (writes.get('PUT replicasets/status') ?? 0); k++) {
-      rs = await call(api, 'PUT', '/apis/apps/v1/namespaces/default/replicasets/big-1/status', { ...rs, status: { replicas: k, observedGeneration: 1 } });
-      total++;
-    }
-    for (let k = 0; k < (writes.get('PUT deployments/status') ?? 0); k++) {
-      d = await call(api, 'PUT', '/apis/apps/v1/namespaces/default/deployments/big/status', { ...d, status: { replicas: k, observedGeneration: 1 } });
-      total++;
-    }
-    return { ms: performance.now() - t0, total };
+  for (let n = 0; n < nodes; n++) await call(api, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${n + 1}` } });
+  const rsBody = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'big-1' }, spec: { replicas: 0, selector: { matchLabels: { app: 'big' } }, template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } };
+  const pods = '/api/v1/namespaces/default/pods';
+  const statusPerPod = Math.round((writes.get('PATCH pods/status') ?? 0) / replicas);
+  const events = writes.get('POST events') ?? 0;
+  let total = 0;
+  const t0 = performance.now();
+  await call(api, 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment(0));
+  let rs = await call(api, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rsBody);
+  let d = await call(api, 'GET', '/apis/apps/v1/namespaces/default/deployments/big', undefined);
+  total += 2;
+  for (let i = 0; i < replicas; i++) {
+    const name = `big-${i}`;
+    const node = i % nodes;
+    await call(api, 'POST', pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } });
+    await call(api, 'POST', `${pods}/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: `node-${node + 1}` } });
+    for (let k = 0; k < statusPerPod; k++) await call(api, 'PATCH', `${pods}/${name}/status`, { status: runningStatus(node, 2 + Math.floor(i / nodes)) }, 'application/merge-patch+json');
+    total += 2 + statusPerPod;
   }
+  for (let e = 0; e < events; e++) {
+    await call(api, 'POST', '/api/v1/namespaces/default/events', { apiVersion: 'v1', kind: 'Event', metadata: { name: `big.${e}` }, involvedObject: { kind: 'Pod', name: 'big-0', namespace: 'default' }, reason: 'Scheduled', message: 'bench', type: 'Normal', source: { component: 'bench' } });
+  }
+  total += events;
+  for (let k = 0; k < (writes.get('PUT replicasets/status') ?? 0); k++) {
+    rs = await call(api, 'PUT', '/apis/apps/v1/namespaces/default/replicasets/big-1/status', { ...rs, status: { replicas: k, observedGeneration: 1 } });
+    total++;
+  }
+  for (let k = 0; k < (writes.get('PUT deployments/status') ?? 0); k++) {
+    d = await call(api, 'PUT', '/apis/apps/v1/namespaces/default/deployments/big/status', { ...d, status: { replicas: k, observedGeneration: 1 } });
+    total++;
+  }
+  return { ms: performance.now() - t0, total };
 }
 
 export async function runRolloutBench(replicas = 1000, nodes = 10): Promise<RolloutResult> {
