@@ -12,6 +12,8 @@ import { bodyBytes, isStream } from '../src/core/types';
 import { replayWrites, writeCounts } from './cluster';
 
 export const CLUSTER_MEMORY_TARGET = 1.5;
+/** KP_BENCH_HISTORY_MS: the watch history window of both servers (default: the server's), to see how much of the heap is history. */
+const HISTORY_MS = process.env.KP_BENCH_HISTORY_MS ? Number(process.env.KP_BENCH_HISTORY_MS) : undefined;
 
 export interface ClusterMemoryResult {
   pods: number;
@@ -35,7 +37,7 @@ async function measureInChild(deployments: number, replicas: number, nodes: numb
   const enc = new TextEncoder();
   await settle();
   const base = process.memoryUsage().heapUsed;
-  const api = await createApiServer({ controllers: '*', cluster: { nodes, kubeletDelayMs: 0 } });
+  const api = await createApiServer({ controllers: '*', cluster: { nodes, kubeletDelayMs: 0 }, historyWindowMs: HISTORY_MS });
   const controllers = api.controllers!;
   await controllers.runUntilIdle();
   for (let d = 0; d < deployments; d++) {
@@ -68,7 +70,7 @@ async function measureFloorInChild(writes: Record<string, number>, pods: number,
   };
   await settle();
   const base = process.memoryUsage().heapUsed;
-  const api = await createApiServer({ controllers: '' });
+  const api = await createApiServer({ controllers: '', historyWindowMs: HISTORY_MS });
   await replayWrites(api, new Map(Object.entries(writes)), pods, nodes);
   await settle();
   const bytes = process.memoryUsage().heapUsed - base;
