@@ -9,6 +9,8 @@ import { formatApply, runApplyBench, type ApplyResult } from './apply';
 import { DURABLE_TARGET, formatDurable, runDurableBench, type DurableResult } from './durable';
 import { ETCD_CREATE_TARGET, ETCD_GET_TARGET, formatEtcdHost, runEtcdHostBench, type EtcdHostResult } from './etcd-host';
 import { CONVERSION_TARGET, formatConversion, runConversionBench, type ConversionResult } from './conversion';
+import { formatClusterIdle, formatRollout, runClusterIdleBench, runRolloutBench, IDLE_TARGET, ROLLOUT_TARGET, type ClusterIdleResult, type RolloutResult } from './cluster';
+import { CLUSTER_MEMORY_TARGET, formatClusterMemory, runClusterMemoryBench, type ClusterMemoryResult } from './cluster-memory';
 
 async function main(): Promise<void> {
   console.log(`kube-playground bench (Node ${process.version}, ${process.platform}/${process.arch})\n`);
@@ -96,6 +98,21 @@ async function main(): Promise<void> {
     console.log(`conversion: FAILED: ${(err as Error).message}`);
   }
 
+  console.log('');
+  let idle: ClusterIdleResult | undefined;
+  let rollout: RolloutResult | undefined;
+  let clusterMemory: ClusterMemoryResult | undefined;
+  try {
+    idle = await runClusterIdleBench();
+    console.log(formatClusterIdle(idle));
+    rollout = await runRolloutBench();
+    console.log(formatRollout(rollout));
+    clusterMemory = await runClusterMemoryBench();
+    console.log(formatClusterMemory(clusterMemory));
+  } catch (err) {
+    console.log(`cluster: FAILED: ${(err as Error).message}`);
+  }
+
   console.log('\nsummary');
   if (crud) {
     console.log(`  get    p50 ${(crud.getP50 / crud.getFloorP50).toFixed(2)}x floor (target <= 1.3x)`);
@@ -119,6 +136,9 @@ async function main(): Promise<void> {
     const parts = conversion.cases.map((c) => `${c.name} ${(c.convertedP50 / c.storageP50).toFixed(2)}x`);
     console.log(`  conversion, get at another version vs storage version (target <= ${CONVERSION_TARGET.toFixed(2)}x): ${parts.join('; ')}`);
   }
+  if (idle) console.log(`  idle controllers: GET ${(idle.getP50 / idle.getIdleP50).toFixed(2)}x, create ${(idle.createP50 / idle.createIdleP50).toFixed(2)}x none (target <= ${IDLE_TARGET}x)`);
+  if (rollout) console.log(`  1,000-replica rollout: ${(rollout.controllersMs / rollout.floorMs).toFixed(2)}x the same writes by a bare loop (target <= ${ROLLOUT_TARGET}x)`);
+  if (clusterMemory) console.log(`  10,000 pods: ${(clusterMemory.withControllersBytes / clusterMemory.storedOnlyBytes).toFixed(2)}x the stored objects' memory (target <= ${CLUSTER_MEMORY_TARGET}x)`);
   if (!crud || !durable || !walk || !fanout || !memory || !apply || !conversion) process.exitCode = 1;
 }
 

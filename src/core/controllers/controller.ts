@@ -24,9 +24,13 @@ export interface ClusterOptions {
   nodePods: number;
   /** Cluster time from a pod's binding to its containers running (default 1000 ms). */
   kubeletDelayMs: number;
+  /** Cluster time a run-to-completion pod (restartPolicy Never/OnFailure) runs before its containers exit (default 1000 ms; see kubelet-completion.ts). */
+  jobRunMs: number;
+  /** kube-controller-manager's --terminated-pod-gc-threshold: podgc deletes the oldest terminated pods over this count (default 12500; 0 turns it off). */
+  terminatedPodGCThreshold: number;
 }
 
-export const DEFAULT_CLUSTER: ClusterOptions = { nodes: 3, nodeCpu: '4', nodeMemory: '8Gi', nodePods: 110, kubeletDelayMs: 1000 };
+export const DEFAULT_CLUSTER: ClusterOptions = { nodes: 3, nodeCpu: '4', nodeMemory: '8Gi', nodePods: 110, kubeletDelayMs: 1000, jobRunMs: 1000, terminatedPodGCThreshold: 12500 };
 
 /** kube-controller-manager's own user (the shared informers list and watch as it). */
 export const CONTROLLER_MANAGER: Identity = { username: 'system:kube-controller-manager', groups: ['system:authenticated'], fieldManager: 'kube-controller-manager' };

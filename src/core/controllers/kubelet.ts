@@ -11,6 +11,7 @@ import { nodeIdentity, type Controller, type ControllerContext } from './control
 import { keyOf, type Informer } from './informer';
 import { kubeletState, nodeNetwork, simulatedNodeName } from './nodes';
 import { kubeletPodStatus } from './pod-status';
+import { KubeletCompletion } from './kubelet-completion';
 import { KeyQueue } from './queue';
 import { EventRecorder } from './events';
 import { hasFailureImage } from './kubelet-failures';
@@ -36,6 +37,8 @@ export class KubeletSimulator implements Controller {
   private readonly failureEvents = new RecordedKubeletEvents();
   /** Pod uid → the last status written for a pod with failure images. */
   private readonly failureReports = new Map<string, string>();
+  /** Pods with restartPolicy Never/OnFailure run to completion (kubelet-completion.ts). */
+  private completion!: KubeletCompletion;
 
   async start(ctx: ControllerContext): Promise<void> {
     this.ctx = ctx;
@@ -45,6 +48,7 @@ export class KubeletSimulator implements Controller {
       this.nodes.set(name, { index: i, client, events: new EventRecorder(client, ctx.clock, 'kubelet', name), ips: new Map() });
     }
     this.queue = ctx.queue(new KeyQueue('kubelet', ctx.clock, (key) => this.sync(key)));
+    this.completion = new KubeletCompletion(ctx, this.queue);
     this.pods = await ctx.informer('/api/v1/pods');
     // A kubelet stopped through its Node's annotation (nodes.ts) leaves its pods alone until it is back.
     this.nodeObjects = await ctx.informer('/api/v1/nodes');
@@ -69,6 +73,7 @@ export class KubeletSimulator implements Controller {
     this.admittedAt.delete(uid);
     this.failureEvents.forget(uid);
     this.failureReports.delete(uid);
+    this.completion.forget(uid);
     this.nodes.get(String(pod.spec?.nodeName ?? ''))?.ips.delete(uid);
   }
 
@@ -100,7 +105,7 @@ export class KubeletSimulator implements Controller {
       // Already reported running (by this kubelet, or before a restart): keep its IP taken.
       const host = Number(String(pod.status.podIP).split('.')[3]);
       if (!node.ips.has(uid)) node.ips.set(uid, host);
-      return;
+      return this.completion.sync(key, pod, (status) => this.write(node, path, status));
     }
     let admitted = this.admittedAt.get(uid);
     if (admitted === undefined || !pod.status?.startTime) {

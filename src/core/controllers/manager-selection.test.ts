@@ -13,7 +13,7 @@ describe('--controllers for the simulated cluster', () => {
     expect(enabled('-nodes,*,-serviceaccount-token')).toEqual(CONTROLLER_NAMES.filter((n) => n !== 'nodes'));
   });
   it('knows the simulated components in start order', () => {
-    expect(CONTROLLER_NAMES).toEqual(['nodes', 'kubelet', 'scheduler', 'replicaset', 'deployment', 'replicationcontroller', 'statefulset', 'daemonset', 'endpoint', 'endpointslice', 'horizontalpodautoscaling', 'metrics-server', 'endpointslicemirroring', 'nodelifecycle', 'persistentvolume-binder', 'storage-provisioner', 'csrapproving', 'csrsigning']);
+    expect(CONTROLLER_NAMES).toEqual(['nodes', 'kubelet', 'scheduler', 'replicaset', 'deployment', 'replicationcontroller', 'statefulset', 'daemonset', 'endpoint', 'endpointslice', 'horizontalpodautoscaling', 'metrics-server', 'endpointslicemirroring', 'nodelifecycle', 'persistentvolume-binder', 'storage-provisioner', 'csrapproving', 'csrsigning', 'job', 'cronjob', 'ttl-after-finished', 'podgc']);
   });
 });
 

@@ -22,6 +22,10 @@ import { EndpointSliceMirroringController } from './endpointslice-mirroring';
 import { NodeLifecycleController } from './node-lifecycle';
 import { PersistentVolumeBinder } from './pv-binder';
 import { StorageProvisioner } from './pv-provisioner';
+import { JobController } from './job';
+import { CronJobController } from './cronjob';
+import { TtlAfterFinishedController } from './ttl-after-finished';
+import { PodGCController } from './podgc';
 import { parseControllers } from '../server/controllers-flag';
 import type { AggregatedApi } from '../server/aggregated-api';
 import { MetricsServer } from './metrics-server';
@@ -48,6 +52,10 @@ const ALL: readonly (() => Controller)[] = [
   () => new StorageProvisioner(),
   () => new CsrApprovingController(),
   () => new CsrSigningController(),
+  () => new JobController(),
+  () => new CronJobController(),
+  () => new TtlAfterFinishedController(),
+  () => new PodGCController(),
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);

@@ -78,4 +78,9 @@ describe('simulated cluster flags', () => {
     expect(() => parseFlags(['--kubelet-delay', '5'])).toThrow('time: invalid duration "5"');
     expect(() => parseFlags(['--clock-speed', '0'])).toThrow(FlagError);
   });
+  it('reads --job-run-time and --terminated-pod-gc-threshold', () => {
+    expect(parseFlags(['--job-run-time', '2.5s', '--terminated-pod-gc-threshold=0'])).toMatchObject({ jobRunMs: 2500, terminatedPodGCThreshold: 0 });
+    expect(() => parseFlags(['--job-run-time', '2'])).toThrow('time: invalid duration "2"');
+    expect(() => parseFlags(['--terminated-pod-gc-threshold', 'x'])).toThrow('strconv.ParseInt: parsing "x": invalid syntax');
+  });
 });

@@ -55,6 +55,10 @@ export interface HostFlags {
   kubeletDelayMs?: number;
   /** `--clock-speed`: cluster time runs this many times faster than wall time. */
   clockSpeed?: number;
+  /** `--job-run-time` (Go duration): how long a run-to-completion pod's containers run. */
+  jobRunMs?: number;
+  /** `--terminated-pod-gc-threshold` (kube-controller-manager's): podgc keeps at most this many terminated pods. */
+  terminatedPodGCThreshold?: number;
 }
 
 export class FlagError extends Error {}
@@ -201,6 +205,18 @@ export function parseClusterFlag(flags: HostFlags, name: string, value: string):
         throw new FlagError(`invalid argument "${value}" for "--kubelet-delay" flag: time: invalid duration ${JSON.stringify(value)}`);
       }
       if (!(flags.kubeletDelayMs >= 0)) throw new FlagError(`--kubelet-delay "${value}": must not be negative`);
+      return true;
+    case 'job-run-time':
+      try {
+        flags.jobRunMs = parseDuration(value) / 1e6;
+      } catch {
+        throw new FlagError(`invalid argument "${value}" for "--job-run-time" flag: time: invalid duration ${JSON.stringify(value)}`);
+      }
+      if (!(flags.jobRunMs >= 0)) throw new FlagError(`--job-run-time "${value}": must not be negative`);
+      return true;
+    case 'terminated-pod-gc-threshold':
+      if (!/^-?\d+$/.test(value)) throw new FlagError(`invalid argument "${value}" for "--terminated-pod-gc-threshold" flag: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+      flags.terminatedPodGCThreshold = Number(value);
       return true;
     case 'clock-speed': {
       const speed = Number(value);

@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
     flags = parseFlags(argv);
   } catch (err) {
     if (!(err instanceof FlagError)) throw err;
-    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR] [--etcd-servers http://127.0.0.1:2379,...] [--etcd-prefix /registry] [--client-ca-file FILE] [--controllers *,-serviceaccount-token] [--nodes 3] [--node-cpu 4] [--node-memory 8Gi] [--kubelet-delay 1s] [--clock-speed 1]\n`);
+    process.stderr.write(`error: ${err.message}\nusage: serve [--port 8080] [--host 127.0.0.1] [--kubeconfig .kubeconfig] [--history-window 5m] [--authorization-mode AlwaysAllow|RBAC] [--token-auth-file FILE] [--anonymous-auth false] [--runtime-config batch/v1beta1=false] [--feature-gates APIListChunking=false] [--show-hidden-metrics-for-version 1.22] [--audit-log-path FILE|-] [--secure-port 6443] [--data-dir DIR] [--etcd-servers http://127.0.0.1:2379,...] [--etcd-prefix /registry] [--client-ca-file FILE] [--controllers *,-serviceaccount-token] [--nodes 3] [--node-cpu 4] [--node-memory 8Gi] [--kubelet-delay 1s] [--job-run-time 1s] [--terminated-pod-gc-threshold 12500] [--clock-speed 1]\n`);
     process.exit(2);
   }
   const authentication = await authenticationFromFlags(flags);
@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<void> {
     clusterSigning: certs && { certPem: certs.caCert, keyPem: await readFile(caFiles(dataDir).key, 'utf8') },
     controllers: flags.controllers ?? '*',
     clock: flags.clockSpeed !== undefined ? new RealClock(flags.clockSpeed) : undefined,
-    cluster: { nodes: flags.nodes, nodeCpu: flags.nodeCpu, nodeMemory: flags.nodeMemory, kubeletDelayMs: flags.kubeletDelayMs },
+    cluster: { nodes: flags.nodes, nodeCpu: flags.nodeCpu, nodeMemory: flags.nodeMemory, kubeletDelayMs: flags.kubeletDelayMs, jobRunMs: flags.jobRunMs, terminatedPodGCThreshold: flags.terminatedPodGCThreshold },
   });
   if (flags.auditLogPath) streamAuditLog(api, flags.auditLogPath);
   const port = flags.securePort ?? flags.port;

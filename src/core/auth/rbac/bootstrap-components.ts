@@ -20,6 +20,28 @@ const role = (name: string, rules: PolicyRule[]): ClusterRole => ({ apiVersion: 
 /** The controllers that run here, with their controller_policy.go rules. */
 const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
   [
+    'certificate-controller',
+    [
+      rule(['get', 'list', 'watch', 'delete'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+      rule(['update'], ['certificates.k8s.io'], ['certificatesigningrequests/status', 'certificatesigningrequests/approval']),
+      { verbs: ['approve'], apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client-kubelet'] },
+      { verbs: ['sign'], apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving', 'kubernetes.io/legacy-unknown'] },
+      rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+      EVENTS,
+    ],
+  ],
+  [
+    'cronjob-controller',
+    [
+      rule(['get', 'list', 'watch', 'update'], ['batch'], ['cronjobs']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], ['batch'], ['jobs']),
+      rule(['update'], ['batch'], ['cronjobs/status']),
+      rule(['update'], ['batch'], ['cronjobs/finalizers']),
+      rule(['list', 'delete'], [''], ['pods']),
+      EVENTS,
+    ],
+  ],
+  [
     'daemon-set-controller',
     [
       rule(READ, ['extensions', 'apps'], ['daemonsets']),
@@ -29,17 +51,6 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
       rule(['list', 'watch', 'create', 'delete', 'patch'], [''], ['pods']),
       rule(['create'], [''], ['pods/binding']),
       rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], ['apps'], ['controllerrevisions']),
-      EVENTS,
-    ],
-  ],
-  [
-    'certificate-controller',
-    [
-      rule(['get', 'list', 'watch', 'delete'], ['certificates.k8s.io'], ['certificatesigningrequests']),
-      rule(['update'], ['certificates.k8s.io'], ['certificatesigningrequests/status', 'certificatesigningrequests/approval']),
-      { verbs: ['approve'], apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client-kubelet'] },
-      { verbs: ['sign'], apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving', 'kubernetes.io/legacy-unknown'] },
-      rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
       EVENTS,
     ],
   ],
@@ -68,6 +79,16 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
+    'endpointslicemirroring-controller',
+    [
+      rule(READ, [''], ['services', 'endpoints']),
+      rule(['update'], [''], ['services/finalizers']),
+      rule(['update'], [''], ['endpoints/finalizers']),
+      rule(['get', 'list', 'create', 'update', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
+      EVENTS,
+    ],
+  ],
+  [
     'horizontal-pod-autoscaler',
     [
       rule(READ, ['autoscaling'], ['horizontalpodautoscalers']),
@@ -82,12 +103,12 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
     ],
   ],
   [
-    'endpointslicemirroring-controller',
+    'job-controller',
     [
-      rule(READ, [''], ['services', 'endpoints']),
-      rule(['update'], [''], ['services/finalizers']),
-      rule(['update'], [''], ['endpoints/finalizers']),
-      rule(['get', 'list', 'create', 'update', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
+      rule(['get', 'list', 'watch', 'update', 'patch'], ['batch'], ['jobs']),
+      rule(['update'], ['batch'], ['jobs/status']),
+      rule(['update'], ['batch'], ['jobs/finalizers']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [''], ['pods']),
       EVENTS,
     ],
   ],
@@ -114,6 +135,10 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
       rule(['watch'], [''], ['events']),
       EVENTS,
     ],
+  ],
+  [
+    'pod-garbage-collector',
+    [rule(['list', 'watch', 'delete'], [''], ['pods']), rule(['get', 'list'], [''], ['nodes'])],
   ],
   [
     'replicaset-controller',
@@ -148,6 +173,7 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
       EVENTS,
     ],
   ],
+  ['ttl-after-finished-controller', [rule(['delete', 'get', 'list', 'watch'], ['batch'], ['jobs']), EVENTS]],
 ];
 
 /** What a kubelet may do to its own node and pods (the system:node role, narrowed to what the simulation writes). */
