@@ -9,6 +9,9 @@ export class KeyQueue {
   private readonly waiting = new Set<string>();
   private readonly failures = new Map<string, number>();
   private readonly delayed = new Map<string, () => void>();
+  /** The key being synced, and whether it was added again meanwhile (client-go's processing and dirty sets). */
+  private processing?: string;
+  private dirty = false;
   private running = false;
   private stopped = false;
 
@@ -26,6 +29,13 @@ export class KeyQueue {
 
   add(key: string): void {
     if (this.stopped) return;
+    // As client-go's workqueue: a key added while it is synced waits for that sync to end and
+    // then joins the back of the queue, behind keys added meanwhile — so a busy key (a
+    // ReplicaSet creating pods, whose own pod events re-add it) cannot keep going ahead of others.
+    if (key === this.processing) {
+      this.dirty = true;
+      return;
+    }
     this.waiting.add(key);
     if (!this.running) void this.drain();
   }
@@ -57,6 +67,8 @@ export class KeyQueue {
       while (this.waiting.size && !this.stopped) {
         const key = this.waiting.values().next().value as string;
         this.waiting.delete(key);
+        this.processing = key;
+        this.dirty = false;
         try {
           await this.sync(key);
           this.failures.delete(key);
@@ -69,10 +81,16 @@ export class KeyQueue {
           const message = err instanceof Error ? err.message : String(err);
           console.error(`${this.name} ${key}: ${message}`);
           this.addAfter(key, Math.min(5 * 2 ** Math.min(n, 12), 60_000));
+        } finally {
+          // Done: a key added during its sync is queued now, at the back.
+          this.processing = undefined;
+          if (this.dirty && !this.stopped) this.waiting.add(key);
+          this.dirty = false;
         }
       }
     } finally {
       this.running = false;
+      this.processing = undefined;
     }
   }
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCluster, type ClusterTest } from './testing';
 import { watchPods } from './deployment-invariants';
+import { collectStream } from '../server/testing';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {
@@ -61,8 +62,14 @@ describe('statefulset controller', () => {
   });
 
   it('makes claims from volumeClaimTemplates before the pod and keeps them when scaling down', async () => {
-    // No volume binder: the claims stay as the statefulset controller made them.
-    t = await startCluster('nodes,kubelet,scheduler,statefulset', { kubeletDelayMs: 0 });
+    // As kube-scheduler's VolumeBinding, the scheduler places a pod only once its claims can be
+    // bound: without the PV binder and a provisioner (the default StorageClass comes with the
+    // storage add-on) db-0 would stay Pending and OrderedReady would never make db-1.
+    t = await startCluster('nodes,kubelet,scheduler,statefulset,persistentvolume-binder,storage-provisioner', { kubeletDelayMs: 0 });
+    // The claims as the statefulset controller made them: their first watch event, before the
+    // scheduler, binder and provisioner annotate and bind them.
+    const list = (await t.get('/api/v1/namespaces/default/persistentvolumeclaims')).json;
+    const claimWatch = collectStream((await t.request('GET', `/api/v1/namespaces/default/persistentvolumeclaims?watch=1&resourceVersion=${list.metadata.resourceVersion}`)).raw);
     const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
     await t.post(STS, statefulSet('db', 2, { volumeClaimTemplates: [claim] }));
     await t.advance(10);
@@ -71,8 +78,14 @@ describe('statefulset controller', () => {
       ['data-db-0', { app: 'db' }],
       ['data-db-1', { app: 'db' }],
     ]);
+    const bound = ((await t.get('/api/v1/namespaces/default/persistentvolumeclaims')).json.items as any[]).map((c) => [c.metadata.name, c.spec.storageClassName, c.status.phase]);
+    expect(bound).toEqual([
+      ['data-db-0', 'standard', 'Bound'],
+      ['data-db-1', 'standard', 'Bound'],
+    ]);
     // The claims are the controller's: one Update entry of kube-controller-manager, labels and spec.
-    const pvc = (await t.get('/api/v1/namespaces/default/persistentvolumeclaims/data-db-0')).json;
+    claimWatch.cancel();
+    const pvc = claimWatch.events.find((e) => e.type === 'ADDED' && e.object.metadata.name === 'data-db-0')!.object;
     expect(pvc.metadata.managedFields.map((m: any) => [m.manager, m.operation, m.subresource])).toEqual([['kube-controller-manager', 'Update', undefined]]);
     expect(pvc.metadata.managedFields[0].fieldsV1['f:metadata']).toEqual({ 'f:labels': { '.': {}, 'f:app': {} } });
     expect(Object.keys(pvc.metadata.managedFields[0].fieldsV1['f:spec'])).toEqual(expect.arrayContaining(['f:accessModes', 'f:resources']));
