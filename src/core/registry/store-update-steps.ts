@@ -8,9 +8,9 @@ import { parseUint64 } from '../codec/go-parse-uint';
 import type { ServedResource } from './catalog';
 import type { RegistryContext, Reservation, ResourceHooks } from './context';
 import { clone, deepEqual, parseStored, rfc3339, storedTextTemplate, type Obj } from './objects';
-import { rulesFor } from './validation';
 import { trackWrite, type FieldOwner } from './managed-fields';
 import { storageForm } from './conversion';
+import { admitUpdateMutating } from './admission-plugin';
 import type { AdmissionAttributes } from '../admission/attributes';
 import type { UpdateSteps } from '../admission/webhooks/guaranteed-update';
 import { applyDefaults, checkSize, requireObject, setNamespace, validateWrite } from './store-common';
@@ -212,7 +212,7 @@ export class UpdateAttempt implements UpdateSteps {
         if (old.status === undefined) delete next.status;
         else next.status = old.status;
       }
-      rulesFor(r.info.group, r.info.kind)?.prepareForUpdate?.(next, old);
+      r.spec?.rules?.prepareForUpdate?.(next, old);
     }
     return next;
   }
@@ -231,6 +231,7 @@ export class UpdateAttempt implements UpdateSteps {
     // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
     if (opts.subresource !== 'finalize') applyDefaults(r, next);
     if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, opts.subresource === 'finalize' ? '' : opts.subresource, opts.owner, rfc3339(this.ctx.now()));
+    admitUpdateMutating(this.ctx, r, next, old, opts.attrs);
     this.reservation = this.hooks?.beforeUpdate?.(this.ctx, r, next, old, opts.attrs) ?? undefined;
   }
 }

@@ -3,7 +3,7 @@
 // controller, namespace-controller.ts, has removed everything in it) — the work of kube's
 // namespace and serviceaccount controllers.
 import { objectKey, type ServedResource } from '../catalog';
-import type { RegistryContext } from '../context';
+import type { RegistryContext, ResourceHooks } from '../context';
 import { createObject } from '../store';
 import { ApiError, forbidden } from '../../server/status';
 import type { Obj } from '../objects';
@@ -31,8 +31,9 @@ async function ensureDefaultServiceAccount(ctx: RegistryContext, ns: string): Pr
 /** NamespaceLifecycle's immortal namespaces (kube-apiserver v1.23: not kube-node-lease). */
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
-export function registerNamespaceHooks(ctx: RegistryContext, controller: NamespaceController): void {
-  ctx.hooks.set('/namespaces', {
+/** Namespace's hooks (its kind spec's, kinds/core.ts): a Terminating namespace goes to `controller`. */
+export function namespaceHooks(controller: NamespaceController): ResourceHooks {
+  return {
     admitDelete(_c, _r, name) {
       if (IMMORTAL_NAMESPACES.has(name)) throw forbidden('', 'namespaces', name, 'this namespace may not be deleted');
     },
@@ -42,7 +43,7 @@ export function registerNamespaceHooks(ctx: RegistryContext, controller: Namespa
     afterUpdate(c, _r, obj) {
       if (obj.metadata?.deletionTimestamp) controller.enqueue(obj.metadata.name);
     },
-  });
+  };
 }
 
 /** Create the initial namespaces (and their service accounts); resume finalizing terminating ones. */

@@ -1,0 +1,66 @@
+// The core group's kinds (`/v1`).
+import type { KindSpec } from './kind-spec';
+import { configMapRules, secretRules } from '../validation/config';
+import { eventRules, namespaceRules, nodeRules, serviceAccountRules } from '../validation/core-misc';
+import { endpointsRules } from '../validation/endpoints';
+import { podTemplateRules, replicationControllerRules } from '../validation/replication-controller';
+import { podRules } from '../validation/pod';
+import { pvcRules } from '../validation/pvc';
+import { limitRangeRules, resourceQuotaRules } from '../validation/quota';
+import { persistentVolumeRules } from '../validation/storage';
+import { serviceRules } from '../validation/service';
+import { componentStatusPrinter } from '../../codec/table/printers/component-status';
+import {
+  configMapPrinter,
+  endpointsPrinter,
+  namespacePrinter,
+  nodePrinter,
+  persistentVolumeClaimPrinter,
+  persistentVolumePrinter,
+  resourceQuotaPrinter,
+  secretPrinter,
+  serviceAccountPrinter,
+  servicePrinter,
+} from '../../codec/table/printers/core';
+import { eventPrinter } from '../../codec/table/printers/event';
+import { podPrinter } from '../../codec/table/printers/pod';
+import { podTemplatePrinter, replicationControllerPrinter } from '../../codec/table/printers/workloads';
+import { namespaceHooks } from '../resources/namespaces';
+import { serviceHooks } from '../resources/services';
+
+export const CORE_KINDS: KindSpec[] = [
+  { group: '', kind: 'Binding' },
+  { group: '', kind: 'ComponentStatus', printer: componentStatusPrinter },
+  { group: '', kind: 'ConfigMap', rules: configMapRules, printer: configMapPrinter },
+  { group: '', kind: 'Endpoints', createOnUpdate: true, rules: endpointsRules, printer: endpointsPrinter },
+  { group: '', kind: 'Event', createOnUpdate: true, rules: eventRules, printer: eventPrinter },
+  { group: '', kind: 'LimitRange', createOnUpdate: true, rules: limitRangeRules },
+  {
+    group: '',
+    kind: 'Namespace',
+    initialStatus: () => ({ phase: 'Active' }),
+    rules: namespaceRules,
+    nameRule: 'label',
+    printer: namespacePrinter,
+    hooks: (env) => namespaceHooks(env.namespaces),
+  },
+  { group: '', kind: 'Node', rules: nodeRules, printer: nodePrinter },
+  { group: '', kind: 'PersistentVolumeClaim', initialStatus: () => ({ phase: 'Pending' }), rules: pvcRules, printer: persistentVolumeClaimPrinter },
+  { group: '', kind: 'PersistentVolume', initialStatus: () => ({ phase: 'Pending' }), rules: persistentVolumeRules, printer: persistentVolumePrinter },
+  { group: '', kind: 'Pod', initialStatus: () => ({ phase: 'Pending' }), rules: podRules, printer: podPrinter },
+  { group: '', kind: 'PodTemplate', tracksGeneration: true, rules: podTemplateRules, printer: podTemplatePrinter, podTemplatePath: ['template'] },
+  { group: '', kind: 'ReplicationController', tracksGeneration: true, rules: replicationControllerRules, printer: replicationControllerPrinter, podTemplatePath: ['spec', 'template'] },
+  { group: '', kind: 'ResourceQuota', rules: resourceQuotaRules, printer: resourceQuotaPrinter },
+  { group: '', kind: 'Secret', rules: secretRules, printer: secretPrinter },
+  { group: '', kind: 'ServiceAccount', rules: serviceAccountRules, printer: serviceAccountPrinter },
+  {
+    group: '',
+    kind: 'Service',
+    createOnUpdate: true,
+    initialStatus: () => ({ loadBalancer: {} }),
+    rules: serviceRules,
+    nameRule: 'dns1035-label',
+    printer: servicePrinter,
+    hooks: (env) => serviceHooks(env.ctx),
+  },
+];

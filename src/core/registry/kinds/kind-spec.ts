@@ -1,0 +1,36 @@
+// One built-in kind's facts, in one place: what the generic store, validation, Table output and
+// admission need to know about it (decision 0039). The table of every built-in kind is index.ts;
+// custom resources (CRDs) have no spec and get the generic behaviour.
+import type { Obj } from '../objects';
+import type { ResourceHooks } from '../context';
+import type { KindRules } from '../validation/kind-rules';
+import type { NameRule } from '../validation/names';
+import type { Printer } from '../../codec/table/types';
+import type { KindHookEnv } from './hook-env';
+
+export interface KindSpec {
+  /** API group, '' for core. */
+  group: string;
+  kind: string;
+  /** metadata.generation starts at 1 and is bumped when anything but metadata and status changes (the REST strategy's). */
+  tracksGeneration?: boolean;
+  /** PUT of a missing object creates it (the REST strategy's AllowCreateOnUpdate). */
+  createOnUpdate?: boolean;
+  /** Status a freshly created object starts with (only kinds with a status subresource); others start without status. */
+  initialStatus?: () => Obj;
+  /** Defaulting and validation of the kind (validation/). */
+  rules?: KindRules;
+  /** The ValidateNameFunc for metadata.name; DNS-1123 subdomain when absent. */
+  nameRule?: NameRule;
+  /** Table columns kube-apiserver prints for it; the generic Name/Created At table when absent. */
+  printer?: Printer;
+  /** Where the pod template of a workload lives (PodSecurity checks it). */
+  podTemplatePath?: readonly string[];
+  /** The kind's own registry hooks (allocation, lifecycle, status on create), made once per API server. */
+  hooks?: (env: KindHookEnv) => ResourceHooks;
+}
+
+/** The one key spelling of a built-in kind: `group/Kind`, '' for core (`/Pod`, `apps/Deployment`). */
+export function kindKey(group: string, kind: string): string {
+  return `${group}/${kind}`;
+}
