@@ -56,9 +56,9 @@ function builtinConverter(kind: string): VersionConverter | undefined {
 
 /** kube's reset fields: the main resource does not own status, the status subresource does not own spec. */
 export function ignoredFieldsFor(r: ServedResource, subresource: string): string[][] {
-  // deploymentStatusStrategy resets spec and labels only: the revision annotation the
+  // A status strategy that resets spec and labels only (Deployment's): the revision annotation the
   // deployment controller writes with the status is owned by that status entry.
-  if (subresource === 'status' && r.info.group === 'apps' && r.info.kind === 'Deployment') return [['spec'], ['metadata', 'labels']];
+  if (subresource === 'status' && r.spec?.statusWritesAnnotations) return [['spec'], ['metadata', 'labels']];
   if (subresource === 'status') return [['spec'], ['metadata']];
   if (r.strategy.hasStatusSubresource && subresource === '') return [['status']];
   return [];

@@ -177,9 +177,9 @@ export class UpdateAttempt implements UpdateSteps {
       next = clone(old);
       if (obj.status === undefined) delete next.status;
       else next.status = obj.status;
-      // kube's deploymentStatusStrategy resets only spec and labels: annotations written with the
-      // status stay (the deployment controller records deployment.kubernetes.io/revision this way).
-      if (r.info.group === 'apps' && r.info.kind === 'Deployment') {
+      // A status strategy that resets only spec and labels (Deployment's): annotations written
+      // with the status stay (the deployment controller records its revision this way).
+      if (r.spec?.statusWritesAnnotations) {
         if (obj.metadata?.annotations === undefined) delete next.metadata.annotations;
         else next.metadata.annotations = obj.metadata.annotations;
       }

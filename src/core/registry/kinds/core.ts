@@ -1,5 +1,6 @@
 // The core group's kinds (`/v1`).
 import type { KindSpec } from './kind-spec';
+import { SCALE_VIEW } from '../scale-view';
 import { configMapRules, secretRules } from '../validation/config';
 import { eventRules, namespaceRules, nodeRules, serviceAccountRules } from '../validation/core-misc';
 import { endpointsRules } from '../validation/endpoints';
@@ -49,7 +50,7 @@ export const CORE_KINDS: KindSpec[] = [
   { group: '', kind: 'PersistentVolume', initialStatus: () => ({ phase: 'Pending' }), rules: persistentVolumeRules, printer: persistentVolumePrinter },
   { group: '', kind: 'Pod', initialStatus: () => ({ phase: 'Pending' }), rules: podRules, printer: podPrinter },
   { group: '', kind: 'PodTemplate', tracksGeneration: true, rules: podTemplateRules, printer: podTemplatePrinter, podTemplatePath: ['template'] },
-  { group: '', kind: 'ReplicationController', tracksGeneration: true, rules: replicationControllerRules, printer: replicationControllerPrinter, podTemplatePath: ['spec', 'template'] },
+  { group: '', kind: 'ReplicationController', tracksGeneration: true, rules: replicationControllerRules, printer: replicationControllerPrinter, podTemplatePath: ['spec', 'template'], views: { scale: SCALE_VIEW } },
   { group: '', kind: 'ResourceQuota', rules: resourceQuotaRules, printer: resourceQuotaPrinter },
   { group: '', kind: 'Secret', rules: secretRules, printer: secretPrinter },
   { group: '', kind: 'ServiceAccount', rules: serviceAccountRules, printer: serviceAccountPrinter },

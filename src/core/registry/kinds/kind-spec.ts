@@ -7,6 +7,7 @@ import type { KindRules } from '../validation/kind-rules';
 import type { NameRule } from '../validation/names';
 import type { Printer } from '../../codec/table/types';
 import type { KindHookEnv } from './hook-env';
+import type { SubresourceView } from '../subresource-view';
 
 export interface KindSpec {
   /** API group, '' for core. */
@@ -18,6 +19,11 @@ export interface KindSpec {
   createOnUpdate?: boolean;
   /** Status a freshly created object starts with (only kinds with a status subresource); others start without status. */
   initialStatus?: () => Obj;
+  /**
+   * A status write keeps the annotations it carries (kube's deploymentStatusStrategy resets only
+   * spec and labels: the deployment controller records its revision annotation with the status).
+   */
+  statusWritesAnnotations?: boolean;
   /** Defaulting and validation of the kind (validation/). */
   rules?: KindRules;
   /** The ValidateNameFunc for metadata.name; DNS-1123 subdomain when absent. */
@@ -26,6 +32,8 @@ export interface KindSpec {
   printer?: Printer;
   /** Where the pod template of a workload lives (PodSecurity checks it). */
   podTemplatePath?: readonly string[];
+  /** Subresources served as another kind through the object (`scale`), by subresource name. */
+  views?: Readonly<Record<string, SubresourceView>>;
   /** The kind's own registry hooks (allocation, lifecycle, status on create), made once per API server. */
   hooks?: (env: KindHookEnv) => ResourceHooks;
 }

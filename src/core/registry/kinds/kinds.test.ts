@@ -39,3 +39,12 @@ describe('the table of built-in kinds', () => {
     expect(specFor('apps', 'deployments')).toBeUndefined();
   });
 });
+
+describe('subresources served as another kind', () => {
+  it('have a view in the kind spec wherever a built-in serves one that can be read (scale)', () => {
+    const readable = builtinResources.flatMap((r) => r.subresources.filter((s) => s.kind !== r.kind && s.verbs.includes('get') && s.group).map((s) => `${kindKey(r.group, r.kind)}/${s.name}`));
+    const withView = allKindSpecs().flatMap((s) => Object.keys(s.views ?? {}).map((name) => `${kindKey(s.group, s.kind)}/${name}`));
+    expect(withView.sort()).toEqual(readable.sort());
+    expect(readable).toContain('apps/Deployment/scale');
+  });
+});

@@ -1,5 +1,6 @@
 // Workload kinds: apps, batch, autoscaling, policy.
 import type { KindSpec } from './kind-spec';
+import { SCALE_VIEW } from '../scale-view';
 import { controllerRevisionRules } from '../validation/api-misc';
 import { daemonSetRules, deploymentRules, replicaSetRules, statefulSetRules } from '../validation/apps';
 import { horizontalPodAutoscalerRules } from '../validation/autoscaling';
@@ -10,6 +11,7 @@ import { horizontalPodAutoscalerPrinter } from '../../codec/table/printers/autos
 import { cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, statefulSetPrinter } from '../../codec/table/printers/workloads';
 
 const TEMPLATE = ['spec', 'template'] as const;
+const SCALE = { scale: SCALE_VIEW };
 
 export const WORKLOAD_KINDS: KindSpec[] = [
   { group: 'apps', kind: 'ControllerRevision', rules: controllerRevisionRules, printer: controllerRevisionPrinter },
@@ -22,8 +24,8 @@ export const WORKLOAD_KINDS: KindSpec[] = [
     printer: daemonSetPrinter,
     podTemplatePath: TEMPLATE,
   },
-  { group: 'apps', kind: 'Deployment', tracksGeneration: true, initialStatus: () => ({}), rules: deploymentRules, printer: deploymentPrinter, podTemplatePath: TEMPLATE },
-  { group: 'apps', kind: 'ReplicaSet', tracksGeneration: true, initialStatus: () => ({ replicas: 0 }), rules: replicaSetRules, printer: replicaSetPrinter, podTemplatePath: TEMPLATE },
+  { group: 'apps', kind: 'Deployment', tracksGeneration: true, initialStatus: () => ({}), rules: deploymentRules, printer: deploymentPrinter, podTemplatePath: TEMPLATE, views: SCALE, statusWritesAnnotations: true },
+  { group: 'apps', kind: 'ReplicaSet', tracksGeneration: true, initialStatus: () => ({ replicas: 0 }), rules: replicaSetRules, printer: replicaSetPrinter, podTemplatePath: TEMPLATE, views: SCALE },
   {
     group: 'apps',
     kind: 'StatefulSet',
@@ -32,6 +34,7 @@ export const WORKLOAD_KINDS: KindSpec[] = [
     rules: statefulSetRules,
     printer: statefulSetPrinter,
     podTemplatePath: TEMPLATE,
+    views: SCALE,
   },
   { group: 'autoscaling', kind: 'HorizontalPodAutoscaler', tracksGeneration: true, rules: horizontalPodAutoscalerRules, printer: horizontalPodAutoscalerPrinter },
   {
