@@ -28,6 +28,7 @@ const OWNER: FieldOwner = { manager: 'kube-controller-manager' };
 const MAX_ATTEMPTS = 5;
 
 export class RootCaPublisher {
+  readonly name = 'root-ca-cert-publisher';
   private readonly watches: WatchHandle[] = [];
   private readonly work: WorkQueue<string>;
   private pem = '';
