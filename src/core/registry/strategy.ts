@@ -23,7 +23,6 @@ export interface Strategy {
 
 /** The strategy of a served resource: a built-in's from its kind's spec (kinds/), a custom resource's generic. */
 export function strategyFor(info: ResourceInfo, spec: KindSpec | undefined): Strategy {
-  const isNamespace = info.group === '' && info.resource === 'namespaces';
   const hasStatus = info.subresources.some((s) => s.name === 'status');
   const initial = spec?.initialStatus;
   return {
@@ -34,7 +33,7 @@ export function strategyFor(info: ResourceInfo, spec: KindSpec | undefined): Str
     allowUnconditionalUpdate: info.custom !== true,
     finalized(obj: Obj) {
       if (obj.metadata?.finalizers?.length > 0) return false;
-      return !isNamespace || !(obj.spec?.finalizers?.length > 0);
+      return !spec?.finalizersInSpec || !(obj.spec?.finalizers?.length > 0);
     },
     prepareForCreate(obj: Obj) {
       if (!hasStatus) return;

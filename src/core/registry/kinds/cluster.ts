@@ -1,6 +1,8 @@
 // Cluster-wide API kinds: RBAC, admission registration, API extensions and registration,
 // certificates, coordination, scheduling, storage, node, flow control, and the reviews.
 import type { KindSpec } from './kind-spec';
+import { CSR_FIELD_SET } from '../selectors/field-sets';
+import { CSR_FIELD_LABELS } from '../selectors/fields';
 import { mutatingWebhookConfigurationRules, validatingWebhookConfigurationRules } from '../validation/admission-registration';
 import { apiServiceRules, certificateSigningRequestRules } from '../validation/api-misc';
 import { leaseRules } from '../validation/core-misc';
@@ -56,6 +58,7 @@ export const CLUSTER_KINDS: KindSpec[] = [
     // ValidateCertificateRequestName: "We don't care what you call your certificate requests."
     nameRule: 'none',
     printer: certificateSigningRequestPrinter,
+    fieldSelectors: { fields: CSR_FIELD_SET, labels: CSR_FIELD_LABELS },
     hooks: () => csrHooks(),
   },
   { group: 'coordination.k8s.io', kind: 'Lease', createOnUpdate: true, rules: leaseRules, printer: leasePrinter },

@@ -43,3 +43,8 @@ export function nameRuleFor(group: string, kind: string): NameRule {
 export function printerFor(group: string, kind: string): Printer | undefined {
   return specFor(group, kind)?.printer;
 }
+
+/** The field-selector facts of a built-in kind (its spec's `fieldSelectors`), as the selectors take them. */
+export function fieldSelectorsOf(group: string, kind: string): KindSpec['fieldSelectors'] {
+  return specFor(group, kind)?.fieldSelectors;
+}

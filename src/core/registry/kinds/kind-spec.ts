@@ -8,6 +8,8 @@ import type { NameRule } from '../validation/names';
 import type { Printer } from '../../codec/table/types';
 import type { KindHookEnv } from './hook-env';
 import type { SubresourceView } from '../subresource-view';
+import type { KindFieldSet } from '../selectors/field-sets';
+import type { FieldLabelConverter } from '../selectors/fields';
 
 export interface KindSpec {
   /** API group, '' for core. */
@@ -24,12 +26,16 @@ export interface KindSpec {
    * spec and labels: the deployment controller records its revision annotation with the status).
    */
   statusWritesAnnotations?: boolean;
+  /** spec.finalizers hold the object in storage too, beside metadata.finalizers (Namespace: its finalize subresource empties them). */
+  finalizersInSpec?: boolean;
   /** Defaulting and validation of the kind (validation/). */
   rules?: KindRules;
   /** The ValidateNameFunc for metadata.name; DNS-1123 subdomain when absent. */
   nameRule?: NameRule;
   /** Table columns kube-apiserver prints for it; the generic Name/Created At table when absent. */
   printer?: Printer;
+  /** Fields a field selector may name beyond metadata's: the selectable fields and the label conversion. */
+  fieldSelectors?: { fields: KindFieldSet; labels: FieldLabelConverter };
   /** Where the pod template of a workload lives (PodSecurity checks it). */
   podTemplatePath?: readonly string[];
   /** Subresources served as another kind through the object (`scale`), by subresource name. */

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { builtinResources } from '../../schema';
 import { Catalog } from '../catalog';
 import { allKindSpecs, kindKey, specFor } from './index';
@@ -46,5 +49,25 @@ describe('subresources served as another kind', () => {
     const withView = allKindSpecs().flatMap((s) => Object.keys(s.views ?? {}).map((name) => `${kindKey(s.group, s.kind)}/${name}`));
     expect(withView.sort()).toEqual(readable.sort());
     expect(readable).toContain('apps/Deployment/scale');
+  });
+});
+
+describe('the only place per-kind facts live', () => {
+  // ResourceQuota's evaluators keep their group/resource list (decision 0039): a plug-in's, not a kind's.
+  const ALLOWED = new Set(['admission/quota-usage.ts', 'admission/resource-quota.ts']);
+  const core = fileURLToPath(new URL('../..', import.meta.url));
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
+
+  it('is this table: no other source file keys a table by a built-in kind (group/Kind or group/resource)', () => {
+    const keys = new Set(builtinResources.flatMap((r) => [kindKey(r.group, r.kind), `${r.group}/${r.resource}`]));
+    const found: string[] = [];
+    for (const file of sources(core)) {
+      const rel = file.slice(core.length).replaceAll('\\', '/').replace(/^\//, '');
+      if (rel.startsWith('registry/kinds/') || rel.startsWith('schema/generated/') || ALLOWED.has(rel)) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const key of keys) if (text.includes(`'${key}'`) || text.includes(`"${key}"`)) found.push(`${rel}: ${key}`);
+    }
+    expect(found).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 // Workload kinds: apps, batch, autoscaling, policy.
 import type { KindSpec } from './kind-spec';
+import { JOB_FIELD_SET, REPLICAS_FIELD_SET } from '../selectors/field-sets';
+import { JOB_FIELD_LABELS, REPLICAS_FIELD_LABELS } from '../selectors/fields';
 import { SCALE_VIEW } from '../scale-view';
 import { controllerRevisionRules } from '../validation/api-misc';
 import { daemonSetRules, deploymentRules, replicaSetRules, statefulSetRules } from '../validation/apps';
@@ -25,7 +27,17 @@ export const WORKLOAD_KINDS: KindSpec[] = [
     podTemplatePath: TEMPLATE,
   },
   { group: 'apps', kind: 'Deployment', tracksGeneration: true, initialStatus: () => ({}), rules: deploymentRules, printer: deploymentPrinter, podTemplatePath: TEMPLATE, views: SCALE, statusWritesAnnotations: true },
-  { group: 'apps', kind: 'ReplicaSet', tracksGeneration: true, initialStatus: () => ({ replicas: 0 }), rules: replicaSetRules, printer: replicaSetPrinter, podTemplatePath: TEMPLATE, views: SCALE },
+  {
+    group: 'apps',
+    kind: 'ReplicaSet',
+    tracksGeneration: true,
+    initialStatus: () => ({ replicas: 0 }),
+    rules: replicaSetRules,
+    printer: replicaSetPrinter,
+    podTemplatePath: TEMPLATE,
+    views: SCALE,
+    fieldSelectors: { fields: REPLICAS_FIELD_SET, labels: REPLICAS_FIELD_LABELS },
+  },
   {
     group: 'apps',
     kind: 'StatefulSet',
@@ -46,7 +58,16 @@ export const WORKLOAD_KINDS: KindSpec[] = [
     printer: cronJobPrinter,
     podTemplatePath: ['spec', 'jobTemplate', 'spec', 'template'],
   },
-  { group: 'batch', kind: 'Job', tracksGeneration: true, initialStatus: () => ({}), rules: jobRules, printer: jobPrinter, podTemplatePath: TEMPLATE },
+  {
+    group: 'batch',
+    kind: 'Job',
+    tracksGeneration: true,
+    initialStatus: () => ({}),
+    rules: jobRules,
+    printer: jobPrinter,
+    podTemplatePath: TEMPLATE,
+    fieldSelectors: { fields: JOB_FIELD_SET, labels: JOB_FIELD_LABELS },
+  },
   {
     group: 'policy',
     kind: 'PodDisruptionBudget',
