@@ -47,4 +47,8 @@ describe('WriteHooks', () => {
     hooks.add('apiextensions.k8s.io/CustomResourceDefinition', { markDeleted: () => undefined });
     expect(() => hooks.add('apiextensions.k8s.io/CustomResourceDefinition', { markDeleted: () => undefined })).toThrow('two hooks mark deletions');
   });
+
+  it('refuses a key spelled group/resource, which would never match a write', () => {
+    expect(() => new WriteHooks().add('/pods', { afterCreate: () => undefined })).toThrow('write hooks are keyed group/Kind');
+  });
 });

@@ -78,11 +78,16 @@ export function composeHooks(first: ResourceHooks, then: ResourceHooks): Resourc
   return out;
 }
 
+/** `group/Kind`: a Kind starts with a capital letter, a resource never does. */
+const KIND_KEY = /^[a-z0-9.-]*\/[A-Z][A-Za-z0-9]*$/;
+
 export class WriteHooks {
   private readonly byKey = new Map<string, ResourceHooks>();
 
   /** Adds hooks to a kind's (`kindKey(group, kind)`, or CUSTOM_RESOURCES): they run after those added before. */
   add(key: string, hooks: ResourceHooks): void {
+    // Keys were `group/resource` before decision 0039: such a key would silently never match.
+    if (key !== CUSTOM_RESOURCES && !KIND_KEY.test(key)) throw new Error(`write hooks are keyed group/Kind (kindKey), not ${JSON.stringify(key)}`);
     const have = this.byKey.get(key);
     this.byKey.set(key, have ? composeHooks(have, hooks) : hooks);
   }
