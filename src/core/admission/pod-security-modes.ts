@@ -9,26 +9,15 @@ import type { Obj } from '../registry/objects';
 import type { AdmissionAttributes } from './attributes';
 import { enforcePodSecurity, namespacePolicy, policyName, violationText, type NamespacePolicy } from './pod-security';
 
-/** Workload resources whose pod template PodSecurity checks, and where the template lives. */
-const TEMPLATE_PATHS: Record<string, string[]> = {
-  '/podtemplates': ['template'],
-  '/replicationcontrollers': ['spec', 'template'],
-  'apps/replicasets': ['spec', 'template'],
-  'apps/deployments': ['spec', 'template'],
-  'apps/statefulsets': ['spec', 'template'],
-  'apps/daemonsets': ['spec', 'template'],
-  'batch/jobs': ['spec', 'template'],
-  'batch/cronjobs': ['spec', 'jobTemplate', 'spec', 'template'],
-};
-
-export const WORKLOAD_KEYS = Object.keys(TEMPLATE_PATHS);
+// Which workloads PodSecurity checks, and where their pod template lives, is in each kind's spec
+// (registry/kinds/: podTemplatePath).
 
 /** Subresources of pods PodSecurity ignores (everything else carries a pod). */
 const IGNORED_POD_SUBRESOURCES = new Set(['exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status']);
 
 function podTemplateSpec(r: ServedResource, obj: Obj): Obj | undefined {
   let cur: unknown = obj;
-  for (const k of TEMPLATE_PATHS[`${r.info.group}/${r.info.resource}`] ?? []) cur = (cur as Obj | undefined)?.[k];
+  for (const k of r.spec?.podTemplatePath ?? []) cur = (cur as Obj | undefined)?.[k];
   const spec = (cur as Obj | undefined)?.spec;
   return spec && typeof spec === 'object' ? (spec as Obj) : undefined;
 }

@@ -1,10 +1,12 @@
-// Wires the admission plug-ins into the store (ResourceHooks), in kube-apiserver's plug-in order:
-// mutating LimitRanger, Priority, DefaultTolerationSeconds and DefaultStorageClass before validation (beforeCreate), then
-// ResourceQuota (it sees the mutated object); PodSecurity validates after object validation and
-// the mutating webhooks (admitCreate, prepareUpdate), for pods and for workloads' pod templates.
-// The resource's own hook (e.g. a Service's ClusterIP allocation) runs after admission, as the
-// registry does after admission in kube. ServiceAccount defaulting lives in the pod defaults.
-import type { RegistryContext, ResourceHooks } from '../registry/context';
+// The built-in admission plug-ins, in kube-apiserver's order (decision 0039): mutating LimitRanger,
+// Priority, DefaultTolerationSeconds and DefaultStorageClass before validation, then ResourceQuota (it sees the mutated
+// object; it has always run in the mutating phase here, before the kind's own hooks such as a
+// Service's ClusterIP allocation); PodSecurity validates after object validation and the mutating
+// webhooks, for pods and for the workloads whose spec names a pod template. ServiceAccount
+// defaulting lives in the pod defaults. Adding a plug-in: an AdmissionPlugin in its own file and
+// its place in this list.
+import type { AdmissionPlugin } from '../registry/admission-plugin';
+import type { ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import { admitPodLimitRanges } from './limit-ranger';
 import { admitPodPriority } from './priority';
@@ -12,53 +14,50 @@ import { admitClaimStorageClass } from './default-storage-class';
 import { admitDefaultTolerationSeconds } from './default-toleration-seconds';
 import { admitQuota } from './resource-quota';
 import { COUNTED } from './quota-usage';
-import { admitPodCreate, admitWorkload, preparePodUpdate, prepareWorkloadUpdate, WORKLOAD_KEYS } from './pod-security-modes';
-import { registerWebhookConfigDefaults } from './webhooks/config-defaults';
-
-type Mutation = (ctx: RegistryContext, ns: string, obj: Obj) => Promise<void>;
-
-const MUTATIONS: Record<string, Mutation[]> = {
-  '/pods': [(c, ns, obj) => admitPodLimitRanges(c, ns, obj), (c, _ns, obj) => admitPodPriority(c, obj), async (_c, _ns, obj) => admitDefaultTolerationSeconds(obj)],
-  '/persistentvolumeclaims': [(c, _ns, obj) => admitClaimStorageClass(c, obj)],
-};
+import { admitPodCreate, admitWorkload, preparePodUpdate, prepareWorkloadUpdate } from './pod-security-modes';
+import { webhookConfigurationDefaults } from './webhooks/config-defaults';
 
 const nsOf = (obj: Obj) => String(obj.metadata?.namespace ?? '');
+const isCore = (r: ServedResource, kind: string) => r.info.group === '' && r.info.kind === kind;
 
-/** PodSecurity hooks of a resource key, if it has any. */
-function podSecurityHooks(key: string): Pick<ResourceHooks, 'admitCreate' | 'prepareUpdate'> {
-  if (key === '/pods') {
-    return {
-      admitCreate: (c, _r, obj, attrs) => admitPodCreate(c, nsOf(obj), obj, attrs),
-      prepareUpdate: (c, _r, ns, attrs) => preparePodUpdate(c, ns, attrs),
-    };
-  }
-  if (WORKLOAD_KEYS.includes(key)) {
-    return {
-      admitCreate: (c, r, obj, attrs) => admitWorkload(c, r, nsOf(obj), obj, attrs),
-      // Workload updates: warnings and audit on the template, never a denial.
-      prepareUpdate: (c, r, ns, attrs) => prepareWorkloadUpdate(c, r, ns, attrs),
-    };
-  }
-  return {};
-}
+const limitRanger: AdmissionPlugin = {
+  name: 'LimitRanger',
+  handles: (r) => isCore(r, 'Pod'),
+  mutateCreate: (c, _r, obj) => admitPodLimitRanges(c, nsOf(obj), obj),
+};
 
-/** Call after the resources' own hooks are registered: it wraps them. */
-export function registerAdmission(ctx: RegistryContext): void {
-  registerWebhookConfigDefaults(ctx);
-  for (const key of new Set([...Object.keys(MUTATIONS), ...Object.keys(COUNTED), ...WORKLOAD_KEYS])) {
-    const own = ctx.hooks.get(key) ?? {};
-    const mutations = MUTATIONS[key] ?? [];
-    // Quota is wired where it always was; workloads join only for PodSecurity.
-    const quota = key in MUTATIONS || key in COUNTED;
-    ctx.hooks.set(key, {
-      ...own,
-      ...podSecurityHooks(key),
-      async beforeCreate(c, r, obj, attrs) {
-        const ns = nsOf(obj);
-        for (const m of mutations) await m(c, ns, obj);
-        if (quota) await admitQuota(c, r, ns, obj);
-        return own.beforeCreate?.(c, r, obj, attrs);
-      },
-    });
-  }
-}
+const priority: AdmissionPlugin = {
+  name: 'Priority',
+  handles: (r) => isCore(r, 'Pod'),
+  mutateCreate: (c, _r, obj) => admitPodPriority(c, obj),
+};
+
+const defaultTolerationSeconds: AdmissionPlugin = {
+  name: 'DefaultTolerationSeconds',
+  handles: (r) => isCore(r, 'Pod'),
+  mutateCreate: (_c, _r, obj) => admitDefaultTolerationSeconds(obj),
+};
+
+const defaultStorageClass: AdmissionPlugin = {
+  name: 'DefaultStorageClass',
+  handles: (r) => isCore(r, 'PersistentVolumeClaim'),
+  mutateCreate: (c, _r, obj) => admitClaimStorageClass(c, obj),
+};
+
+const resourceQuota: AdmissionPlugin = {
+  name: 'ResourceQuota',
+  // The kinds quota has an evaluator for (quota-usage.ts).
+  handles: (r) => !r.info.custom && `${r.info.group}/${r.info.resource}` in COUNTED,
+  mutateCreate: (c, r, obj) => admitQuota(c, r, nsOf(obj), obj),
+};
+
+const podSecurity: AdmissionPlugin = {
+  name: 'PodSecurity',
+  handles: (r) => isCore(r, 'Pod') || r.spec?.podTemplatePath !== undefined,
+  validateCreate: (c, r, obj, attrs) => (isCore(r, 'Pod') ? admitPodCreate(c, nsOf(obj), obj, attrs) : admitWorkload(c, r, nsOf(obj), obj, attrs)),
+  // Workload updates: warnings and audit on the template, never a denial.
+  prepareUpdateValidation: (c, r, ns, attrs) => (isCore(r, 'Pod') ? preparePodUpdate(c, ns, attrs) : prepareWorkloadUpdate(c, r, ns, attrs)),
+};
+
+/** Every built-in admission plug-in, in the order they run within each phase. */
+export const ADMISSION_PLUGINS: readonly AdmissionPlugin[] = [webhookConfigurationDefaults, limitRanger, priority, defaultTolerationSeconds, defaultStorageClass, resourceQuota, podSecurity];

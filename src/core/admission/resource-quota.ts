@@ -87,6 +87,7 @@ export async function admitQuota(ctx: RegistryContext, r: ServedResource, ns: st
 
 /** Keeps status.hard and status.used of every quota current. */
 export class QuotaStatusController {
+  readonly name = 'resourcequota';
   private readonly watches: WatchHandle[] = [];
   private readonly namespaces: NamespaceQueue;
 

@@ -33,6 +33,7 @@ type Task = { kind: 'sa'; ns: string; name: string; uid: string } | { kind: 'sec
 class Retry extends Error {}
 
 export class LegacyTokenController {
+  readonly name = 'serviceaccount-token';
   private readonly watches: WatchHandle[] = [];
   private readonly work: WorkQueue<Task>;
 

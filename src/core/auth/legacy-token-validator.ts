@@ -4,6 +4,7 @@
 // token names. Authentication is synchronous, so the tokens stored in Secrets are mirrored here
 // (namespace/name → token); the service accounts are the token service's own mirror.
 import { addAfterHooks, type RegistryContext } from '../registry/context';
+import { kindKey } from '../registry/kinds/kind-spec';
 import { objectKey, type ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import type { WatchHandle } from '../storage/types';
@@ -42,7 +43,7 @@ export class LegacyTokenValidator {
     // (a deleted token Secret stops authenticating at once).
     const key = (obj: Obj) => objectKey(r, String(obj.metadata?.namespace), String(obj.metadata?.name));
     const rv = (obj: Obj) => Number(obj.metadata?.resourceVersion ?? 0);
-    addAfterHooks(this.ctx, '/secrets', {
+    addAfterHooks(this.ctx, kindKey('', 'Secret'), {
       afterCreate: (_c, _r, obj) => this.putObject(key(obj), rv(obj), obj),
       afterUpdate: (_c, _r, obj) => this.putObject(key(obj), rv(obj), obj),
       // The deleted object carries its last revision; the delete itself came after it.

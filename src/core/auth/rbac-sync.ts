@@ -4,6 +4,7 @@
 // ClusterRole aggregation controller and the escalation checks of role and binding writes.
 import type { RegistryContext, ResourceHooks } from '../registry/context';
 import { runInBackground } from '../registry/context';
+import { kindKey } from '../registry/kinds/kind-spec';
 import type { ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import { updateObject } from '../registry/store';
@@ -46,7 +47,7 @@ export class RbacStoreSync {
       const { kvs, rev } = await this.ctx.mvcc.range(r.keyPrefix);
       for (const kv of kvs) this.apply(kind, kv.key, kv.modRev, JSON.parse(kv.value) as Obj);
       this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev) => this.onEvent(kind, ev)));
-      this.ctx.hooks.set(`${RBAC_GROUP}/${resource}`, this.hooksFor(kind, r));
+      this.ctx.hooks.add(kindKey(RBAC_GROUP, kind), this.hooksFor(kind, r));
     }
     this.queueAggregation();
   }

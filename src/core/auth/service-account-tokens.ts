@@ -2,7 +2,8 @@
 // authenticator). The HS256 key is per cluster and lives in storage (a Secret in kube-system made
 // at bootstrap), so tokens survive a restart of a persisted cluster. Authentication is synchronous
 // in the access path, so the existing service accounts (namespace/name → uid) are mirrored here.
-import type { RegistryContext } from '../registry/context';
+import { addAfterHooks, type RegistryContext } from '../registry/context';
+import { kindKey } from '../registry/kinds/kind-spec';
 import { objectKey, type ServedResource } from '../registry/catalog';
 import { newUid, type Obj } from '../registry/objects';
 import { createObject } from '../registry/store';
@@ -62,21 +63,10 @@ export class ServiceAccountTokens {
       else if (ev.type === 'delete' && ev.prevValue !== undefined) this.forget(JSON.parse(ev.prevValue) as Obj);
     });
     // The watch lags a little; the hooks make a request's own create/delete visible to the next one.
-    const own = this.ctx.hooks.get('/serviceaccounts') ?? {};
-    this.ctx.hooks.set('/serviceaccounts', {
-      ...own,
-      afterCreate: async (c, r, obj) => {
-        this.remember(obj);
-        await own.afterCreate?.(c, r, obj);
-      },
-      afterUpdate: async (c, r, obj, old) => {
-        this.remember(obj);
-        await own.afterUpdate?.(c, r, obj, old);
-      },
-      afterDelete: async (c, r, obj) => {
-        this.forget(obj);
-        await own.afterDelete?.(c, r, obj);
-      },
+    addAfterHooks(this.ctx, kindKey('', 'ServiceAccount'), {
+      afterCreate: (_c, _r, obj) => this.remember(obj),
+      afterUpdate: (_c, _r, obj) => this.remember(obj),
+      afterDelete: (_c, _r, obj) => this.forget(obj),
     });
   }
 

@@ -99,7 +99,7 @@ export class MetricsServer implements Controller, AggregatedApi {
     const all = single ? [single] : items!;
     switch (out.kind) {
       case 'table':
-        return encodeValue(200, buildTable(METRICS_GROUP, r.kind, all, {}, { includeObject: out.includeObject ?? 'Metadata', apiVersion: metaVersion, now }), out);
+        return encodeValue(200, buildTable(undefined, all, {}, { includeObject: out.includeObject ?? 'Metadata', apiVersion: metaVersion, now }), out);
       case 'pom': {
         const poms = all.map((o) => toPartialObjectMetadata(o, metaVersion));
         return encodeValue(200, single ? poms[0] : { kind: 'PartialObjectMetadataList', apiVersion: metaVersion, metadata: {}, items: poms }, out);

@@ -5,6 +5,7 @@
 // Nothing is queued or rejected: the playground has no concurrency to share out.
 import type { RegistryContext, ResourceHooks } from '../registry/context';
 import { addAfterHooks, runInBackground } from '../registry/context';
+import { kindKey } from '../registry/kinds/kind-spec';
 import type { ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import type { StoreEvent, WatchHandle } from '../storage/types';
@@ -47,7 +48,7 @@ export class FlowControl {
       const { kvs, rev } = await this.ctx.mvcc.range(r.keyPrefix);
       for (const kv of kvs) this.apply(kind, kv.modRev, JSON.parse(kv.value) as Obj);
       this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev) => this.onEvent(kind, ev)));
-      const key = `${FLOWCONTROL_GROUP}/${r.info.resource}`;
+      const key = kindKey(FLOWCONTROL_GROUP, r.info.kind);
       addAfterHooks(this.ctx, key, this.hooksFor(kind));
     }
     this.started = true;

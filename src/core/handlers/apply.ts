@@ -7,13 +7,12 @@ import type { OutputFormat } from '../server/output';
 import { ApiError, badRequest, conflict } from '../server/status';
 import { createObject, updateObject } from '../registry/store';
 import { encodeValue, objectResponse } from '../server/respond';
-import { scaleOf } from './scale';
+import { subresourceView, type SubresourceView } from '../registry/subresource-view';
 import { bodyText } from '../codec/json';
 import { tooDeepAt } from '../codec/json-scan';
 import { parseYaml } from '../codec/yaml';
 import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, type ManagedFieldsEntry, type SchemaRoot, type VersionConverter } from '../fieldmanager';
 
-const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 import { ignoredFieldsFor, schemaRootFor, versionConverterFor } from '../registry/managed-fields';
 import { badRequestInvalid } from './options';
 import { schemaContext } from './body';
@@ -74,8 +73,9 @@ function appliedObject(rc: RequestContext): { obj: Obj; config: Obj } {
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   if (obj.metadata.name === undefined) obj.metadata.name = rc.info.name;
   const { r, info } = rc;
-  const wantKind = info.subresource === 'scale' ? 'Scale' : r.info.kind;
-  const wantVersion = info.subresource === 'scale' ? 'autoscaling/v1' : r.apiVersion;
+  const view = subresourceView(r, info.subresource);
+  const wantKind = view ? view.kind : r.info.kind;
+  const wantVersion = view ? view.apiVersion : r.apiVersion;
   if (!obj.kind) throw badRequest(`Object 'Kind' is missing in '${bodyText(rc.req.body).slice(0, 200)}'`);
   if (!obj.apiVersion) throw badRequest(`Object 'apiVersion' is missing in '${bodyText(rc.req.body).slice(0, 200)}'`);
   if (obj.apiVersion !== wantVersion) throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${wantVersion})`);
@@ -96,7 +96,8 @@ interface ApplyTarget {
 }
 
 function targetOf(r: ServedResource, subresource: string): ApplyTarget {
-  if (subresource === 'scale') return { schema: { definition: SCALE_DEFINITION }, apiVersion: r.apiVersion, ignoredFields: [['status']] };
+  const view = subresourceView(r, subresource);
+  if (view) return { schema: { definition: view.definition }, apiVersion: r.apiVersion, ignoredFields: view.applyIgnoredFields };
   return { schema: schemaRootFor(r), apiVersion: r.apiVersion, ignoredFields: ignoredFieldsFor(r, subresource), versions: versionConverterFor(r) };
 }
 
@@ -142,7 +143,8 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   // Re-applying the configuration that produced the stored revision is a no-op: answer it like a
   // get. (The same body to the same URL was checked when it was first applied.)
   const key = objectKey(r, info.namespace, info.name);
-  const fingerprint = info.subresource === 'scale' ? '' : `${manager}\u0000${force}\u0000${sub}\u0000${bodyText(rc.req.body)}`;
+  const view = subresourceView(r, info.subresource);
+  const fingerprint = view ? '' : `${manager}\u0000${force}\u0000${sub}\u0000${bodyText(rc.req.body)}`;
   const seen = fingerprint ? lastApplied(reg).get(key) : undefined;
   if (seen && seen.fingerprint === fingerprint) {
     const kv = await reg.mvcc.get(key);
@@ -152,7 +154,7 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   const time = rfc3339(reg.now());
   const schema = schemaContext(rc);
   const types = schema && !schema.custom ? new GoTypeChecker(schema) : undefined;
-  if (info.subresource === 'scale') return applyScale(rc, out, applied, manager, force, time, dryRun);
+  if (view) return applyThroughView(rc, out, view, applied, manager, force, time, dryRun);
   const remember = (obj: Obj) => {
     if (dryRun) return;
     const rev = Number(obj.metadata?.resourceVersion);
@@ -194,10 +196,10 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
 }
 
 /**
- * Apply to /scale: the applied Scale is merged into the Scale view of the object, with the
- * object's managedFields (a Scale's spec.replicas is the object's), and written back.
+ * Apply through a subresource view (/scale): the applied object is merged into the view of the
+ * object, with the object's managedFields (a Scale's spec.replicas is the object's), and written back.
  */
-async function applyScale(rc: RequestContext, out: OutputFormat, applied: Obj, manager: string, force: boolean, time: string, dryRun: boolean): Promise<ApiResponse> {
+async function applyThroughView(rc: RequestContext, out: OutputFormat, view: SubresourceView, applied: Obj, manager: string, force: boolean, time: string, dryRun: boolean): Promise<ApiResponse> {
   const { r, info, reg } = rc;
   const res = await updateObject(
     reg,
@@ -205,16 +207,12 @@ async function applyScale(rc: RequestContext, out: OutputFormat, applied: Obj, m
     info.namespace,
     info.name,
     (current) => {
-      const view = scaleOf(r, current);
-      view.metadata.managedFields = current.metadata?.managedFields;
-      const merged = runApply(r, view, applied, manager, 'scale', force, time);
-      const next = clone(current);
-      next.spec = { ...(next.spec ?? {}), replicas: merged.spec?.replicas ?? view.spec.replicas };
-      if (merged.metadata?.resourceVersion) next.metadata.resourceVersion = merged.metadata.resourceVersion;
-      if (merged.metadata?.managedFields) next.metadata.managedFields = merged.metadata.managedFields;
-      return next;
+      const live = view.toView(r, current);
+      live.metadata.managedFields = current.metadata?.managedFields;
+      const merged = runApply(r, live, applied, manager, info.subresource, force, time);
+      return view.fromAppliedView(r, merged, live, current);
     },
     { dryRun, subresource: '', allowCreate: false, checkName: false, managedFieldsDone: true },
   );
-  return encodeValue(200, scaleOf(r, res.obj), out, rc.warnings);
+  return encodeValue(200, view.toView(r, res.obj), out, rc.warnings);
 }

@@ -14,8 +14,8 @@ import { definitions } from '../schema';
 import type { Obj } from '../registry/objects';
 import { decodeProtobufObject, NoProtobufForm, ProtobufError } from '../codec/protobuf';
 import { badRequestInvalid } from './options';
+import { subresourceView } from '../registry/subresource-view';
 
-const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** A `k8s\0` envelope → the object; a broken envelope is a 400 as kube answers it. */
@@ -32,7 +32,8 @@ function decodeProtobuf(body: Uint8Array, targetKind: string): { apiVersion: str
 /** The schema a body (or a patch's result) is decoded against, if the resource has one. */
 export function schemaContext(rc: RequestContext): SchemaContext | undefined {
   const { info } = rc.r;
-  if (rc.info.subresource === 'scale') return { definitions: definitions as SchemaContext['definitions'], root: SCALE_DEFINITION };
+  const view = subresourceView(rc.r, rc.info.subresource);
+  if (view) return { definitions: definitions as SchemaContext['definitions'], root: view.definition };
   // Other subresource bodies (TokenRequest, Eviction, Binding) are not checked field by field.
   if (rc.info.subresource && rc.info.subresource !== 'status') return undefined;
   if (info.custom) return info.openAPIV3Schema ? { definitions: definitions as SchemaContext['definitions'], root: info.openAPIV3Schema as SchemaContext['root'], custom: true } : undefined;

@@ -66,7 +66,7 @@ function listResponse(rc: RequestContext, out: OutputFormat, now: number): ApiRe
   const metaVersion = `meta.k8s.io/${out.version ?? 'v1'}`;
   switch (out.kind) {
     case 'table':
-      return encodeValue(200, buildTable(r.info.group, r.info.kind, items, {}, { includeObject: out.includeObject ?? 'Metadata', apiVersion: metaVersion, now }), out, rc.warnings);
+      return encodeValue(200, buildTable(r.spec?.printer, items, {}, { includeObject: out.includeObject ?? 'Metadata', apiVersion: metaVersion, now }), out, rc.warnings);
     case 'pom':
       return encodeValue(200, { kind: 'PartialObjectMetadataList', apiVersion: metaVersion, metadata: {}, items: items.map((o) => toPartialObjectMetadata(o, metaVersion)) }, out, rc.warnings);
     default:

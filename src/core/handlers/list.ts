@@ -143,14 +143,14 @@ export async function handleList(rc: RequestContext, out: OutputFormat): Promise
 
 export function listResponse(rc: RequestContext, data: ListData, out: OutputFormat): ApiResponse {
   const { r } = rc;
-  const { kind, listKind, group } = r.info;
+  const { kind, listKind } = r.info;
   // Stored text is at the storage version; converted kinds answer at the requested one.
   const texts = (): string[] => data.kvs.map((kv) => servedText(r, kv.value));
   const items = (): Obj[] => texts().map((text) => JSON.parse(withTypeMeta(text, kind, r.apiVersion)) as Obj);
   const now = rc.reg.now();
   switch (out.kind) {
     case 'table':
-      return encodeValue(200, buildTable(group, kind, items(), listMeta(data), { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now }, out.columns), out, rc.warnings);
+      return encodeValue(200, buildTable(r.spec?.printer, items(), listMeta(data), { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now }, out.columns), out, rc.warnings);
     case 'pom': {
       const apiVersion = `meta.k8s.io/${out.version ?? 'v1'}`;
       return encodeValue(200, { kind: 'PartialObjectMetadataList', apiVersion, metadata: listMeta(data), items: items().map((o) => (toPartialObjectMetadata(o, apiVersion) as Obj)) }, out, rc.warnings);

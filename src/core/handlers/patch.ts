@@ -8,14 +8,14 @@ import { updateObject } from '../registry/store';
 import { objectResponse } from '../server/respond';
 import { badRequestInvalid, fieldOwner, parseDryRun } from './options';
 import { handleApply } from './apply';
-import { handleScaleUpdate } from './scale';
+import { handleViewUpdate } from './scale';
+import { subresourceView } from '../registry/subresource-view';
 import { applyJsonPatch, applyMergePatch, parsePatchBody } from '../registry/patch';
 import type { Obj } from '../registry/objects';
 import { applyStrategicMergePatch } from '../registry/patch/strategic';
 import { requestAttributes } from '../admission/request-attributes';
 import { patchedObjectDecoder } from './patched-object';
 
-const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
 const MERGE = 'application/merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
@@ -52,7 +52,7 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
       if (rc.r.info.custom || !rc.r.info.definition) unsupported(rc);
       const patch = parsePatchBody(bodyText);
       if (patch.syntaxError !== undefined) throw badRequest(patch.syntaxError);
-      const root = rc.info.subresource === 'scale' ? SCALE_DEFINITION : (rc.r.info.definition as string);
+      const root = subresourceView(rc.r, rc.info.subresource)?.definition ?? (rc.r.info.definition as string);
       patchOf = (doc) => applyStrategicMergePatch(doc, patch.value, root);
       break;
     }
@@ -62,7 +62,8 @@ export async function handlePatch(rc: RequestContext, out: OutputFormat): Promis
   // The result is decoded as the kind (types checked, unknown fields per fieldValidation).
   const decode = patchedObjectDecoder(rc);
   const apply = (doc: Obj): unknown => decode(patchOf(doc));
-  if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, (scale) => apply(scale), dryRun, owner);
+  const view = subresourceView(rc.r, rc.info.subresource);
+  if (view) return handleViewUpdate(rc, out, view, (current) => apply(current), dryRun, owner);
   const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, (current) => apply(current), {
     dryRun,
     subresource: rc.info.subresource,

@@ -7,14 +7,16 @@ import { objectResponse } from '../server/respond';
 import { decodeObjectBody } from './body';
 import { fieldOwner, parseDryRun } from './options';
 import { clone } from '../registry/objects';
-import { handleScaleUpdate } from './scale';
+import { handleViewUpdate } from './scale';
+import { subresourceView } from '../registry/subresource-view';
 import { requestAttributes } from '../admission/request-attributes';
 
 export async function handleUpdate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'UpdateOptions');
   const owner = fieldOwner(rc.query, rc.req.headers['user-agent'], 'UpdateOptions');
   const body = decodeObjectBody(rc);
-  if (rc.info.subresource === 'scale') return handleScaleUpdate(rc, out, () => body, dryRun, owner);
+  const view = subresourceView(rc.r, rc.info.subresource);
+  if (view) return handleViewUpdate(rc, out, view, () => body, dryRun, owner);
   const { info } = rc;
   const res = await updateObject(
     rc.reg,

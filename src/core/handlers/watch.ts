@@ -96,7 +96,7 @@ export async function handleWatch(rc: RequestContext, out: OutputFormat, setting
     if (protobuf) return encodeWatchFrame(f.type, JSON.parse(withTypeMeta(f.text as string, r.info.kind, r.apiVersion)) as Obj, r.apiVersion);
     if (table) {
       const obj = JSON.parse(withTypeMeta(f.text as string, r.info.kind, r.apiVersion)) as Obj;
-      const t = buildTable(r.info.group, r.info.kind, [obj], { resourceVersion: obj.metadata?.resourceVersion ?? '' }, { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now: reg.now(), noHeaders: headersSent }, out.columns);
+      const t = buildTable(r.spec?.printer, [obj], { resourceVersion: obj.metadata?.resourceVersion ?? '' }, { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now: reg.now(), noHeaders: headersSent }, out.columns);
       headersSent = true;
       return jsonLine(f.type, JSON.stringify(t));
     }

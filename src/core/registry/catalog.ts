@@ -2,11 +2,14 @@
 // CRDs. Discovery and OpenAPI are rebuilt from here when `generation` changes.
 import type { ResourceInfo } from './types';
 import { strategyFor, type Strategy } from './strategy';
+import { specFor, type KindSpec } from './kinds';
 import { codecFor, storageKeyPrefix, type VersionCodec } from './conversion';
 import { ConvertedTexts } from './converted-texts';
 
 export interface ServedResource {
   info: ResourceInfo;
+  /** The built-in kind's facts (kinds/); undefined for custom resources. */
+  spec: KindSpec | undefined;
   strategy: Strategy;
   /** `group/version` or `version` for core. */
   apiVersion: string;
@@ -54,9 +57,11 @@ export class Catalog {
     for (const info of this.all()) {
       const keyPrefix = storageKeyPrefix(info);
       const codec = codecFor(info, this.convertedTexts);
+      const spec = info.custom ? undefined : specFor(info.group, info.kind);
       this.byGVR.set(gvrKey(info.group, info.version, info.resource), {
         info,
-        strategy: strategyFor(info),
+        spec,
+        strategy: strategyFor(info, spec),
         apiVersion: apiVersionOf(info.group, info.version),
         keyPrefix,
         codec,

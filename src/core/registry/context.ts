@@ -6,6 +6,9 @@ import type { Obj } from './objects';
 import type { FieldError } from '../server/status';
 import type { AdmissionAttributes } from '../admission/attributes';
 import type { WebhookRequest } from '../admission/webhooks/dispatch';
+import { CUSTOM_RESOURCES, type WriteHooks } from './write-hooks';
+import type { AdmissionPlugin } from './admission-plugin';
+import { kindKey } from './kinds/kind-spec';
 
 /** Something a hook took (an IP, a port) that must be given back if the write does not happen. */
 export interface Reservation {
@@ -14,19 +17,16 @@ export interface Reservation {
   commit?(): void;
 }
 
-/** Resource-specific work around the generic store, in the spirit of admission plug-ins and registry hooks. */
+/**
+ * Kind-specific work around the generic store, as kube's registry strategies and REST hooks do
+ * (admission plug-ins are AdmissionPlugins, admission-plugin.ts). A kind's own come from its spec
+ * (kinds/); components following a kind's writes add theirs with `ctx.hooks.add`.
+ */
 export interface ResourceHooks {
   /** Checks and mutation before a create is validated (e.g. allocate a ClusterIP). */
   beforeCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<Reservation | void> | Reservation | void;
   /** Synchronous, inside the write: mutation of an update before it is validated. */
   beforeUpdate?(ctx: RegistryContext, r: ServedResource, next: Obj, old: Obj, attrs?: AdmissionAttributes): Reservation | void;
-  /** Validating admission of a create (after object validation and mutating webhooks), e.g. PodSecurity. */
-  admitCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void>;
-  /**
-   * Before an update's transaction: read what validating admission needs (a namespace's labels)
-   * and return the synchronous check to run inside it, after object validation.
-   */
-  prepareUpdate?(ctx: RegistryContext, r: ServedResource, ns: string, attrs?: AdmissionAttributes): Promise<((next: Obj, old: Obj) => void) | undefined>;
   /** Extra validation with access to the store (synchronous; runs inside the write). */
   validate?(ctx: RegistryContext, r: ServedResource, obj: Obj, old: Obj | undefined): FieldError[];
   afterCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj): void | Promise<void>;
@@ -46,7 +46,10 @@ export interface RegistryContext {
   mvcc: MvccStore;
   catalog: Catalog;
   now(): number;
-  hooks: Map<string, ResourceHooks>;
+  /** Write hooks by kind key (write-hooks.ts). */
+  hooks: WriteHooks;
+  /** The admission plug-ins in kube's order (admission-plugin.ts). */
+  admission: readonly AdmissionPlugin[];
   /** Background work (namespace finalization, CRD cleanup) registers here so close() can stop it. */
   background: Set<Promise<unknown>>;
   closed: boolean;
@@ -78,28 +81,14 @@ export function runInBackground(ctx: RegistryContext, work: () => Promise<unknow
 
 type AfterHooks = Pick<ResourceHooks, 'afterCreate' | 'afterUpdate' | 'afterDelete'>;
 
-function after<A extends unknown[]>(first?: (...args: A) => void | Promise<void>, then?: (...args: A) => void | Promise<void>) {
-  if (!first || !then) return first ?? then;
-  return async (...args: A): Promise<void> => {
-    await first(...args);
-    await then(...args);
-  };
-}
-
 /**
- * Adds after-write hooks to those a resource has (a controller following a kind's writes): the
- * existing ones run first, and a write answers only after both.
+ * Adds after-write hooks to a kind's (`kindKey(group, kind)`): a controller following the kind's
+ * writes. Those added earlier run first, and a write answers only after all of them.
  */
 export function addAfterHooks(ctx: RegistryContext, key: string, extra: AfterHooks): void {
-  const own = ctx.hooks.get(key) ?? {};
-  ctx.hooks.set(key, {
-    ...own,
-    afterCreate: after(own.afterCreate, extra.afterCreate),
-    afterUpdate: after(own.afterUpdate, extra.afterUpdate),
-    afterDelete: after(own.afterDelete, extra.afterDelete),
-  });
+  ctx.hooks.add(key, extra);
 }
 
 export function hooksFor(ctx: RegistryContext, r: ServedResource): ResourceHooks | undefined {
-  return ctx.hooks.get(`${r.info.group}/${r.info.resource}`) ?? (r.info.custom ? ctx.hooks.get('*custom*') : undefined);
+  return r.info.custom ? ctx.hooks.get(CUSTOM_RESOURCES) : ctx.hooks.get(kindKey(r.info.group, r.info.kind));
 }

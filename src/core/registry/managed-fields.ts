@@ -56,11 +56,9 @@ function builtinConverter(kind: string): VersionConverter | undefined {
 
 /** kube's reset fields: the main resource does not own status, the status subresource does not own spec. */
 export function ignoredFieldsFor(r: ServedResource, subresource: string): string[][] {
-  // deploymentStatusStrategy resets spec and labels only: the revision annotation the
-  // deployment controller writes with the status is owned by that status entry.
-  if (subresource === 'status' && r.info.group === 'apps' && r.info.kind === 'Deployment') return [['spec'], ['metadata', 'labels']];
-  // autoscalerStatusStrategy resets spec only: the v1 status write's annotations are its own.
-  if (subresource === 'status' && r.info.group === 'autoscaling' && r.info.kind === 'HorizontalPodAutoscaler') return [['spec']];
+  // A status strategy that resets only some fields (Deployment's, HorizontalPodAutoscaler's): the
+  // annotations the controller writes with the status are owned by that status entry.
+  if (subresource === 'status' && r.spec?.statusResets) return r.spec.statusResets.map((path) => [...path]);
   if (subresource === 'status') return [['spec'], ['metadata']];
   if (r.strategy.hasStatusSubresource && subresource === '') return [['status']];
   return [];

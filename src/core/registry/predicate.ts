@@ -34,7 +34,7 @@ export function makePredicate(r: ServedResource, query: URLSearchParams, nameFro
   if (nameFromPath) fs = fs ? `${fs},metadata.name=${nameFromPath}` : `metadata.name=${nameFromPath}`;
   if (fs) {
     try {
-      fields = convertFieldSelector(parseFieldSelector(fs), { group: r.info.group, kind: r.info.kind, custom: r.info.custom, namespaced: r.info.namespaced });
+      fields = convertFieldSelector(parseFieldSelector(fs), { convertLabel: r.spec?.fieldSelectors?.labels, custom: r.info.custom, namespaced: r.info.namespaced });
     } catch (err) {
       throw badRequest((err as Error).message);
     }
@@ -46,7 +46,7 @@ export function makePredicate(r: ServedResource, query: URLSearchParams, nameFro
   const nameOnly = !labels && fields && fields.requirements.length === 1 && fields.requirements[0].field === 'metadata.name' && fields.requirements[0].operator === '=' ? fields.requirements[0].value : undefined;
   const matchObj = (obj: any): boolean => {
     if (labels && !matchesLabels(labels, obj?.metadata?.labels)) return false;
-    if (fields && !matchesFields(fields, fieldsFor(r.info.group, r.info.kind, obj, r.info.namespaced))) return false;
+    if (fields && !matchesFields(fields, fieldsFor(r.spec?.fieldSelectors?.fields, obj, r.info.namespaced))) return false;
     return true;
   };
   const matchText = (text: string): boolean => matchObj(JSON.parse(text));

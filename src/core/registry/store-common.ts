@@ -6,7 +6,7 @@ import { ApiError, alreadyExists, badRequest, forbidden, invalid, notFound, requ
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
 import type { Obj } from './objects';
-import { nameRuleFor, rulesFor, validateObjectMeta, validateObjectMetaUpdate } from './validation';
+import { validateObjectMeta, validateObjectMetaUpdate } from './validation';
 import { defaultCustomObject } from './crd/defaults';
 import { toDecodedForm } from './decoded-form';
 import { toGoForm } from './go-order';
@@ -75,7 +75,7 @@ export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns
 export function applyDefaults(r: ServedResource, obj: Obj): void {
   if (r.info.custom) defaultCustomObject(obj, r.info.openAPIV3Schema);
   else {
-    rulesFor(r.info.group, r.info.kind)?.defaults?.(obj);
+    r.spec?.rules?.defaults?.(obj);
     // Stored and answered as Go's decoder and marshaller leave it (canonical quantities, omitempty).
     toDecodedForm(r.info.definition, obj);
     toGoForm(obj);
@@ -88,9 +88,9 @@ export function validateWrite(ctx: RegistryContext, r: ServedResource, obj: Obj,
   // Custom resources and CRDs are validated by apimachinery's generic ObjectMeta rules (no core
   // finalizer-name rule: `customresourcecleanup.apiextensions.k8s.io` needs no '/').
   const generic = custom === true || group === 'apiextensions.k8s.io';
-  const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: custom ? 'subdomain' : nameRuleFor(group, kind), custom: generic });
+  const errs: FieldError[] = validateObjectMeta(obj.metadata, { namespaced, nameRule: r.spec?.nameRule ?? 'subdomain', custom: generic });
   if (old) errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata));
-  const rules = rulesFor(group, kind);
+  const rules = r.spec?.rules;
   const env = { localWebhookOrigins: ctx.localWebhookOrigins };
   if (rules) errs.push(...((old ? rules.validateUpdate?.(obj, old, subresource, env) : rules.validateCreate?.(obj, env)) ?? []));
   const hooks = hooksFor(ctx, r);

@@ -4,6 +4,7 @@ import type { KV } from '../storage/types';
 import { ApiError } from '../server/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
+import { admitCreateMutating, admitCreateValidating } from './admission-plugin';
 import { newUid, randomSuffix, rfc3339, storedTextTemplate, type Obj } from './objects';
 import { trackWrite, type FieldOwner } from './managed-fields';
 import { prepareServedTexts, storageForm } from './conversion';
@@ -51,6 +52,8 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   r.strategy.prepareForCreate(obj);
   if (restored && restored.status !== undefined) obj.status = restored.status;
   await checkNamespace(ctx, r, ns, meta.name ?? '');
+  // Built-in mutating admission first, then the kind's own hooks (as kube's registry runs after admission).
+  await admitCreateMutating(ctx, r, obj, attrs);
   const hooks = hooksFor(ctx, r);
   const reservation = hooks?.beforeCreate ? await hooks.beforeCreate(ctx, r, obj, attrs) : undefined;
   let kv: KV;
@@ -71,7 +74,7 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
     if (restored && Array.isArray(restored.managedFields) && restored.managedFields.length > 0) meta.managedFields = restored.managedFields;
     else if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
     validateWrite(ctx, r, obj, undefined);
-    if (hooks?.admitCreate) await hooks.admitCreate(ctx, r, obj, attrs);
+    await admitCreateValidating(ctx, r, obj, attrs);
     if (webhooks) await webhooks.validate(ctx, review());
     const stored = storedTextTemplate(storageForm(r, obj));
     checkSize(stored.text);

@@ -3,6 +3,7 @@
 // foreground propagation are finalizers for the garbage collector (gc/).
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
+import { admitDeleteValidating } from './admission-plugin';
 import { clone, orderedMetadata, parseStored, rfc3339, toStoredText, type Obj } from './objects';
 import { storageForm } from './conversion';
 import { conflict, notFound } from '../server/status';
@@ -33,7 +34,10 @@ export async function deleteObject(ctx: RegistryContext, r: ServedResource, ns: 
   let result: Obj | undefined;
   let gone = false;
   // A client's delete only (internal deletes carry no admission attributes).
-  if (opts.attrs) hooksFor(ctx, r)?.admitDelete?.(ctx, r, name);
+  if (opts.attrs) {
+    hooksFor(ctx, r)?.admitDelete?.(ctx, r, name);
+    admitDeleteValidating(ctx, r, name, opts.attrs);
+  }
   const webhooks = webhooksFor(ctx, opts.attrs);
   if (webhooks) {
     // DELETE admission sees the object as read just before the delete (object null, oldObject it).

@@ -8,9 +8,9 @@ import { parseUint64 } from '../codec/go-parse-uint';
 import type { ServedResource } from './catalog';
 import type { RegistryContext, Reservation, ResourceHooks } from './context';
 import { clone, deepEqual, parseStored, rfc3339, storedTextTemplate, type Obj } from './objects';
-import { rulesFor } from './validation';
 import { trackWrite, type FieldOwner } from './managed-fields';
 import { storageForm } from './conversion';
+import { admitUpdateMutating } from './admission-plugin';
 import type { AdmissionAttributes } from '../admission/attributes';
 import type { UpdateSteps } from '../admission/webhooks/guaranteed-update';
 import { applyDefaults, checkSize, requireObject, setNamespace, validateWrite } from './store-common';
@@ -177,11 +177,10 @@ export class UpdateAttempt implements UpdateSteps {
       next = clone(old);
       if (obj.status === undefined) delete next.status;
       else next.status = obj.status;
-      // kube's deploymentStatusStrategy resets only spec and labels: annotations written with the
-      // status stay (the deployment controller records deployment.kubernetes.io/revision this way).
-      // kube's autoscalerStatusStrategy resets only spec: an autoscaling/v1 status write carries
-      // the HPA's conditions and current metrics in annotations (the HPA controller's write).
-      if ((r.info.group === 'apps' && r.info.kind === 'Deployment') || (r.info.group === 'autoscaling' && r.info.kind === 'HorizontalPodAutoscaler')) {
+      // A status strategy that resets only some fields (Deployment's, HorizontalPodAutoscaler's):
+      // annotations written with the status stay (the deployment controller's revision, the HPA's
+      // v1 conditions).
+      if (r.spec?.statusResets) {
         if (obj.metadata?.annotations === undefined) delete next.metadata.annotations;
         else next.metadata.annotations = obj.metadata.annotations;
       }
@@ -214,7 +213,7 @@ export class UpdateAttempt implements UpdateSteps {
         if (old.status === undefined) delete next.status;
         else next.status = old.status;
       }
-      rulesFor(r.info.group, r.info.kind)?.prepareForUpdate?.(next, old);
+      r.spec?.rules?.prepareForUpdate?.(next, old);
     }
     return next;
   }
@@ -233,6 +232,7 @@ export class UpdateAttempt implements UpdateSteps {
     // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
     if (opts.subresource !== 'finalize') applyDefaults(r, next);
     if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, opts.subresource === 'finalize' ? '' : opts.subresource, opts.owner, rfc3339(this.ctx.now()));
+    admitUpdateMutating(this.ctx, r, next, old, opts.attrs);
     this.reservation = this.hooks?.beforeUpdate?.(this.ctx, r, next, old, opts.attrs) ?? undefined;
   }
 }

@@ -4,6 +4,7 @@
 import { ApiError } from '../server/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
+import { prepareUpdateValidating } from './admission-plugin';
 import { orderedMetadata, type Obj } from './objects';
 import type { FieldOwner } from './managed-fields';
 import type { AdmissionAttributes } from '../admission/attributes';
@@ -59,7 +60,7 @@ export async function updateObject(
     }
   }
   const hooks = hooksFor(ctx, r);
-  const admissionCheck = hooks?.prepareUpdate ? await hooks.prepareUpdate(ctx, r, ns, opts.attrs) : undefined;
+  const admissionCheck = await prepareUpdateValidating(ctx, r, ns, opts.attrs);
   const webhooks = webhooksFor(ctx, opts.attrs);
   const attempt = new UpdateAttempt(ctx, r, ns, name, desired, opts, hooks, admissionCheck);
   let res;

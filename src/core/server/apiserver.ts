@@ -9,16 +9,15 @@ import { createMemoryBackend } from '../../backends/memory/memory-backend';
 import { Catalog } from '../registry/catalog';
 import type { RegistryContext } from '../registry/context';
 import { builtinResources } from '../schema';
-import { registerNamespaceHooks, bootstrapNamespaces } from '../registry/resources/namespaces';
+import { bootstrapNamespaces } from '../registry/resources/namespaces';
 import { NamespaceController } from '../registry/resources/namespace-controller';
-import { registerServiceHooks, bootstrapServices } from '../registry/resources/services';
+import { bootstrapServices } from '../registry/resources/services';
 import { bootstrapKubernetesEndpoints } from '../registry/resources/kubernetes-endpoints';
 import { KubernetesServiceKeeper } from '../registry/resources/kubernetes-service-keeper';
-import { registerPriorityClassHooks, bootstrapPriorityClasses } from '../registry/resources/priority-classes';
-import { registerCrdHooks, bootstrapCrds } from '../registry/crd/hooks';
+import { bootstrapPriorityClasses } from '../registry/resources/priority-classes';
+import { bootstrapCrds } from '../registry/crd/hooks';
 import { FlowControl } from '../flowcontrol/flowcontrol';
-import { registerApiServiceHooks, bootstrapApiServices } from '../registry/resources/apiservices';
-import { registerCsrHooks } from '../registry/resources/certificate-signing-requests';
+import { bootstrapApiServices } from '../registry/resources/apiservices';
 import { ApiServiceAvailability } from '../registry/resources/apiservice-availability';
 import { createDispatcher } from './dispatch';
 import { createObservability } from './audit-metrics-filter';
@@ -30,16 +29,13 @@ import { RbacAuthorizer } from '../auth/rbac';
 import { RbacStoreSync } from '../auth/rbac-sync';
 import { reconcileBootstrapPolicy, servesRbac } from '../auth/rbac-bootstrap-store';
 import { ServiceAccountTokens } from '../auth/service-account-tokens';
-import { LegacyTokenController } from '../auth/legacy-token-controller';
 import { LegacyTokenValidator } from '../auth/legacy-token-validator';
-import { clusterCaPem, configureClusterCa } from '../auth/cluster-ca';
-import { RootCaPublisher } from '../registry/resources/root-ca-publisher';
-import { PdbStatusController } from '../registry/resources/pdb-controller';
-import { GarbageCollector } from '../registry/gc/garbage-collector';
-import { registerAdmission } from '../admission/register';
+import { configureClusterCa } from '../auth/cluster-ca';
+import { ADMISSION_PLUGINS } from '../admission/register';
+import { WriteHooks } from '../registry/write-hooks';
+import { installKindHooks } from '../registry/kinds/install';
 import { WebhookDispatcher } from '../admission/webhooks/dispatch';
 import { WebhookSource } from '../admission/webhooks/source';
-import { QuotaStatusController } from '../admission/resource-quota';
 import { parseRequest } from './requestinfo';
 import { badRequestTarget } from './respond';
 import { healthChecks } from './health';
@@ -47,6 +43,8 @@ import { ControllerLeader } from '../registry/resources/controller-leader';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 import { createOpenApiV2Endpoint } from './openapi-v2-endpoint';
 import { ClusterControllers } from '../controllers/manager';
+import { InProcessControllers } from './in-process-controllers';
+import type { InProcessController } from '../registry/in-process-controller';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -65,18 +63,12 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   // Every storage call is timed for etcd_request_duration_seconds.
   const mvcc = instrumentStore(store, observability.observeStorage);
   if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
-  const ctx: RegistryContext = { mvcc, catalog, now: opts.clock ? () => opts.clock!.now() : () => Date.now(), hooks: new Map(), background: new Set(), closed: false };
+  const ctx: RegistryContext = { mvcc, catalog, now: opts.clock ? () => opts.clock!.now() : () => Date.now(), hooks: new WriteHooks(), admission: ADMISSION_PLUGINS, background: new Set(), closed: false };
   // kube-controller-manager's --controllers: which in-process controllers run (all when absent).
   const controllerEnabled = parseControllers(opts.controllers);
   ctx.kubeletLogs = clusterControllers?.kubeletLogs();
   const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs, controllerEnabled('namespace'));
-  registerNamespaceHooks(ctx, namespaceController);
-  registerServiceHooks(ctx);
-  registerPriorityClassHooks(ctx);
-  registerCrdHooks(ctx, { validationExpressions: serving.gates.enabled('CustomResourceValidationExpressions') });
-  registerApiServiceHooks(ctx);
-  registerCsrHooks(ctx);
-  registerAdmission(ctx);
+  installKindHooks(ctx, { namespaces: namespaceController, crdValidationExpressions: serving.gates.enabled('CustomResourceValidationExpressions') });
   ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);
   ctx.localWebhookOrigins = opts.localWebhookOrigins;
   // RBAC: the authorizer mirrors the stored policy (loaded and watched once bootstrap has run).
@@ -85,39 +77,40 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const saTokens = new ServiceAccountTokens(ctx, opts.authentication?.tokens);
   const authentication = opts.authentication && { ...opts.authentication, tokenAuthenticators: [...(opts.authentication.tokenAuthenticators ?? []), saTokens.authenticate] };
   const access = createAccessControl(authentication, rbacSync?.authorizer);
-  // Token Secrets (kube-controller-manager's tokens controller, `ca.crt` the cluster CA) and
-  // their tokens' authentication.
-  const legacyTokens = new LegacyTokenController(ctx, saTokens, () => clusterCaPem(ctx));
+  // The tokens' authentication (the tokens controller, which makes their Secrets, is in the list below).
   const legacyValidator = new LegacyTokenValidator(ctx, saTokens);
-  const pdbStatus = new PdbStatusController(ctx);
-  const garbageCollector = new GarbageCollector(ctx);
   const serviceKeeper = new KubernetesServiceKeeper(ctx, opts.serverAddress);
-  const quotaStatus = new QuotaStatusController(ctx);
   configureClusterCa(ctx, opts.clusterCaCert);
-  const rootCaPublisher = new RootCaPublisher(ctx);
   // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
   const flowControl = new FlowControl(ctx);
   const apiServiceStatus = new ApiServiceAvailability(ctx);
 
-  // kube-controller-manager's part: with leader election only the Lease holder runs it.
-  const managerControllers = {
-    // Each can be switched off with --controllers, as kube-controller-manager's.
-    async start() {
-      if (controllerEnabled('serviceaccount-token')) await legacyTokens.start();
-      if (controllerEnabled('disruption')) await pdbStatus.start();
-      if (controllerEnabled('garbagecollector')) await garbageCollector.start();
-      if (controllerEnabled('resourcequota')) await quotaStatus.start();
-      if (controllerEnabled('root-ca-cert-publisher')) await rootCaPublisher.start();
-    },
-    stop() {
-      legacyTokens.stop();
-      pdbStatus.stop();
-      garbageCollector.stop();
-      quotaStatus.stop();
-      rootCaPublisher.stop();
-    },
-  };
+  // kube-controller-manager's part (server/in-process-controllers.ts), each switched off with
+  // --controllers as kube-controller-manager's: with leader election only the Lease holder runs it.
+  const managerControllers = new InProcessControllers({ ctx, saTokens }, controllerEnabled);
   const leader = opts.leaderElection ? new ControllerLeader(ctx, opts.leaderElection.identity, managerControllers, opts.leaderElection.timing) : undefined;
+  // Everything the API server starts once its storage is open, in order (kube-apiserver's
+  // post-start hooks, with kube-controller-manager's part in its place), and stops on close.
+  const startSequence: InProcessController[] = [
+    step('bootstrap-crds', () => bootstrapCrds(ctx)),
+    step('bootstrap-namespaces', () => bootstrapNamespaces(ctx, namespaceController), () => namespaceController.stop()),
+    step('bootstrap-services', () => bootstrapServices(ctx)),
+    step('bootstrap-kubernetes-endpoints', () => bootstrapKubernetesEndpoints(ctx, opts.serverAddress)),
+    named('kubernetes-service', serviceKeeper),
+    step('scheduling/bootstrap-system-priority-classes', () => bootstrapPriorityClasses(ctx)),
+    named('priority-and-fairness', flowControl),
+    step('bootstrap-apiservices', () => bootstrapApiServices(ctx)),
+    named('serviceaccount-tokens', saTokens),
+    named('legacy-token-validator', legacyValidator),
+    leader ? named('leader-election', { start: () => leader.start(), stop: () => (leader.stop(), managerControllers.stop()) }) : named('kube-controller-manager', managerControllers),
+    named('apiservice-availability', apiServiceStatus),
+    // kube-apiserver's rbac/bootstrap-roles hook runs whenever the RBAC API is served, whatever
+    // the authorizer: `cluster-admin`, `view`, ... exist under AlwaysAllow too.
+    step('rbac/bootstrap-roles', async () => {
+      if (servesRbac(ctx)) await reconcileBootstrapPolicy(ctx);
+    }),
+    ...(rbacSync ? [named('rbac-authorizer', rbacSync)] : []),
+  ];
 
   let openapi: OpenApiService | undefined;
   let openapiGen = -1;
@@ -172,23 +165,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   });
 
   const runBootstrap = async () => {
-    await bootstrapCrds(ctx);
-    await bootstrapNamespaces(ctx, namespaceController);
-    await bootstrapServices(ctx);
-    await bootstrapKubernetesEndpoints(ctx, opts.serverAddress);
-    serviceKeeper.start();
-    await bootstrapPriorityClasses(ctx);
-    await flowControl.start();
-    await bootstrapApiServices(ctx);
-    await saTokens.start();
-    await legacyValidator.start();
-    if (leader) await leader.start();
-    else await managerControllers.start();
-    await apiServiceStatus.start();
-    // kube-apiserver's rbac/bootstrap-roles hook runs whenever the RBAC API is served, whatever
-    // the authorizer: `cluster-admin`, `view`, ... exist under AlwaysAllow too.
-    if (servesRbac(ctx)) await reconcileBootstrapPolicy(ctx);
-    if (rbacSync) await rbacSync.start();
+    for (const part of startSequence) await part.start();
     started = true;
   };
   // A lazily opened store answers plain GETs of built-in objects at once; everything else (lists,
@@ -258,19 +235,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       shuttingDown = true;
       clusterControllers?.stop();
       ctx.closed = true;
-      rbacSync?.stop();
-      namespaceController.stop();
-      leader?.stop();
-      saTokens.stop();
-      legacyValidator.stop();
-      legacyTokens.stop();
-      pdbStatus.stop();
-      garbageCollector.stop();
-      serviceKeeper.stop();
-      quotaStatus.stop();
-      rootCaPublisher.stop();
-      flowControl.stop();
-      apiServiceStatus.stop();
+      for (const part of startSequence) part.stop();
       for (const stop of [...watchStops]) stop();
       await Promise.allSettled([...ctx.background]);
       await mvcc.close();
@@ -289,3 +254,13 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   }
   return server;
 }
+
+/** A start-up step that is not a controller: it runs once per bootstrap, `stop` undoes what it left running. */
+function step(name: string, start: () => Promise<unknown> | void, stop: () => void = () => {}): InProcessController {
+  return { name, start: async () => void (await start()), stop };
+}
+
+function named(name: string, part: { start(): Promise<void> | void; stop(): void }): InProcessController {
+  return { name, start: () => part.start(), stop: () => part.stop() };
+}
+

@@ -20,7 +20,8 @@ import { handleCreate } from '../handlers/create';
 import { handleUpdate } from '../handlers/update';
 import { handlePatch } from '../handlers/patch';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete';
-import { handleScaleGet } from '../handlers/scale';
+import { handleViewGet } from '../handlers/scale';
+import { subresourceView } from '../registry/subresource-view';
 import { handleVirtualCreate } from '../handlers/virtual';
 import { answersOwnWatch, handleComponentStatuses, isComponentStatuses } from '../handlers/component-statuses';
 import { handlePodConnect, POD_CONNECT_SUBRESOURCES } from '../handlers/pod-connect';
@@ -199,8 +200,9 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     const { info } = rc;
     if (rc.r.info.virtual) return handleVirtualCreate(rc, out);
     if (isComponentStatuses(rc.r)) return Promise.resolve(handleComponentStatuses(rc, out));
-    if (info.subresource === 'scale' && info.verb === 'get') return handleScaleGet(rc, out);
-    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'scale' && info.subresource !== 'finalize' && !isCsrApproval(rc) && !isPodEphemeralContainers(rc)) {
+    const view = subresourceView(rc.r, info.subresource);
+    if (view && info.verb === 'get') return handleViewGet(rc, out, view);
+    if (info.subresource && info.subresource !== 'status' && !view && info.subresource !== 'finalize' && !isCsrApproval(rc) && !isPodEphemeralContainers(rc)) {
       if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
       if (rc.r.info.group === '' && rc.r.info.resource === 'pods' && POD_CONNECT_SUBRESOURCES.has(info.subresource)) return handlePodConnect(rc);
       if (isProxy(rc)) return handleProxy(rc);

@@ -78,7 +78,7 @@ function prettyJson(text: string): string {
  * converted to the served version here; else obj (already at the served version) is serialised.
  */
 export function objectResponse(status: number, r: ServedResource, obj: Obj | undefined, storedText: string | undefined, out: OutputFormat, warnings: string[], now: number): ApiResponse {
-  const { kind, group } = r.info;
+  const { kind } = r.info;
   const text = storedText === undefined ? undefined : servedText(r, storedText);
   // An object that was not stored (a dry run) answers as stored text would: Go leaves empty
   // metadata maps and lists out (a patch's `annotations: {}` is not in the answer).
@@ -86,7 +86,7 @@ export function objectResponse(status: number, r: ServedResource, obj: Obj | und
   const full = (): Obj => obj ?? JSON.parse(withTypeMeta(text as string, kind, r.apiVersion));
   switch (out.kind) {
     case 'table': {
-      const table = buildTable(group, kind, [full()], { resourceVersion: '' }, { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now }, out.columns);
+      const table = buildTable(r.spec?.printer, [full()], { resourceVersion: '' }, { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now }, out.columns);
       return encodeValue(status, table, out, warnings);
     }
     case 'pom':

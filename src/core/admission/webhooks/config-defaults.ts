@@ -2,7 +2,7 @@
 // so stored objects read back as kube's do: failurePolicy Fail, matchPolicy Equivalent, empty
 // selectors, timeoutSeconds 10, reinvocationPolicy Never (mutating), rule scope "*", service
 // port 443. Keys are rebuilt in the Go struct's field order.
-import type { RegistryContext } from '../../registry/context';
+import type { AdmissionPlugin } from '../../registry/admission-plugin';
 import type { Obj } from '../../registry/objects';
 
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -39,21 +39,22 @@ export function defaultWebhookConfiguration(obj: Obj, mutating: boolean): void {
   if (Array.isArray(obj.webhooks)) obj.webhooks = obj.webhooks.map((h: unknown) => defaultWebhook(h, mutating));
 }
 
-/** Registers the defaulting on both configuration resources (wrapping any hooks they have). */
-export function registerWebhookConfigDefaults(ctx: RegistryContext): void {
-  for (const [resource, mutating] of [['mutatingwebhookconfigurations', true], ['validatingwebhookconfigurations', false]] as const) {
-    const key = `admissionregistration.k8s.io/${resource}`;
-    const own = ctx.hooks.get(key) ?? {};
-    ctx.hooks.set(key, {
-      ...own,
-      beforeCreate(c, r, obj, attrs) {
-        defaultWebhookConfiguration(obj, mutating);
-        return own.beforeCreate?.(c, r, obj, attrs);
-      },
-      beforeUpdate(c, r, next, old, attrs) {
-        defaultWebhookConfiguration(next, mutating);
-        return own.beforeUpdate?.(c, r, next, old, attrs);
-      },
-    });
-  }
-}
+const WEBHOOK_CONFIGURATIONS = new Map([
+  ['MutatingWebhookConfiguration', true],
+  ['ValidatingWebhookConfiguration', false],
+]);
+
+/**
+ * The webhooks' defaulting of both configuration kinds, in the admission chain's mutating phase
+ * (before the kinds' own hooks, after managedFields are tracked on update, as it always ran).
+ */
+export const webhookConfigurationDefaults: AdmissionPlugin = {
+  name: 'WebhookConfigurationDefaults',
+  handles: (r) => r.info.group === 'admissionregistration.k8s.io' && WEBHOOK_CONFIGURATIONS.has(r.info.kind),
+  mutateCreate(_c, r, obj) {
+    defaultWebhookConfiguration(obj, WEBHOOK_CONFIGURATIONS.get(r.info.kind) === true);
+  },
+  mutateUpdate(_c, r, next) {
+    defaultWebhookConfiguration(next, WEBHOOK_CONFIGURATIONS.get(r.info.kind) === true);
+  },
+};

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { printerFor } from '../../registry/kinds';
 import { buildTable, humanDuration, toPartialObjectMetadata } from './index';
 
 const NOW = Date.parse('2024-01-01T12:00:00Z');
@@ -21,7 +22,7 @@ const cm = {
 
 describe('buildTable', () => {
   it('builds a Table with metadata, columns and PartialObjectMetadata rows by default', () => {
-    const table = buildTable('', 'ConfigMap', [cm], { resourceVersion: '106', continue: 'abc', remainingItemCount: 2 }, { ...v1, includeObject: 'Metadata' });
+    const table = buildTable(printerFor('', 'ConfigMap'), [cm], { resourceVersion: '106', continue: 'abc', remainingItemCount: 2 }, { ...v1, includeObject: 'Metadata' });
     expect(table).toEqual({
       kind: 'Table',
       apiVersion: 'meta.k8s.io/v1',
@@ -44,40 +45,40 @@ describe('buildTable', () => {
   });
 
   it('omits empty list metadata fields', () => {
-    const table = buildTable('', 'ConfigMap', [], { resourceVersion: '7', continue: '' }, { ...v1, includeObject: 'Metadata' }) as Record<string, unknown>;
+    const table = buildTable(printerFor('', 'ConfigMap'), [], { resourceVersion: '7', continue: '' }, { ...v1, includeObject: 'Metadata' }) as Record<string, unknown>;
     expect(table.metadata).toEqual({ resourceVersion: '7' });
     expect(table.rows).toEqual([]);
   });
 
   it('carries the full object, or none, on request', () => {
-    const full = buildTable('', 'ConfigMap', [cm], {}, { ...v1, includeObject: 'Object' }) as { rows: Record<string, unknown>[] };
+    const full = buildTable(printerFor('', 'ConfigMap'), [cm], {}, { ...v1, includeObject: 'Object' }) as { rows: Record<string, unknown>[] };
     expect(full.rows[0].object).toBe(cm);
-    const none = buildTable('', 'ConfigMap', [cm], {}, { ...v1, includeObject: 'None' }) as { rows: Record<string, unknown>[] };
+    const none = buildTable(printerFor('', 'ConfigMap'), [cm], {}, { ...v1, includeObject: 'None' }) as { rows: Record<string, unknown>[] };
     expect(none.rows[0]).toEqual({ cells: ['x', 1, '5m'] });
     expect('object' in none.rows[0]).toBe(false);
   });
 
   it('uses v1beta1 for the Table and the partial metadata when asked', () => {
-    const t = buildTable('', 'ConfigMap', [cm], {}, { apiVersion: 'meta.k8s.io/v1beta1', now: NOW, includeObject: 'Metadata' }) as { apiVersion: string; rows: { object: { apiVersion: string } }[] };
+    const t = buildTable(printerFor('', 'ConfigMap'), [cm], {}, { apiVersion: 'meta.k8s.io/v1beta1', now: NOW, includeObject: 'Metadata' }) as { apiVersion: string; rows: { object: { apiVersion: string } }[] };
     expect(t.apiVersion).toBe('meta.k8s.io/v1beta1');
     expect(t.rows[0].object.apiVersion).toBe('meta.k8s.io/v1beta1');
   });
 
   it('sends columnDefinitions: null with noHeaders (later watch events)', () => {
-    const t = buildTable('', 'ConfigMap', [cm], { resourceVersion: '43' }, { ...v1, includeObject: 'Metadata', noHeaders: true });
+    const t = buildTable(printerFor('', 'ConfigMap'), [cm], { resourceVersion: '43' }, { ...v1, includeObject: 'Metadata', noHeaders: true });
     expect(JSON.parse(JSON.stringify(t)).columnDefinitions).toBeNull();
   });
 
   it('puts pod row conditions between cells and object', () => {
     const pod = { metadata: { name: 'done', creationTimestamp: '2024-01-01T11:00:00Z' }, spec: { containers: [{ name: 'c' }] }, status: { phase: 'Succeeded' } };
-    const t = buildTable('', 'Pod', [pod], {}, { ...v1, includeObject: 'Metadata' }) as { rows: Record<string, unknown>[] };
+    const t = buildTable(printerFor('', 'Pod'), [pod], {}, { ...v1, includeObject: 'Metadata' }) as { rows: Record<string, unknown>[] };
     expect(Object.keys(t.rows[0])).toEqual(['cells', 'conditions', 'object']);
   });
 
   it('uses the generic Name/Created At table for kinds without a printer', () => {
     const role = { metadata: { name: 'reader', creationTimestamp: '2024-01-01T10:00:00.5Z' }, rules: [] };
     for (const [group, kind] of [['rbac.authorization.k8s.io', 'Role'], ['rbac.authorization.k8s.io', 'ClusterRole'], ['apiextensions.k8s.io', 'CustomResourceDefinition'], ['', 'LimitRange']]) {
-      const t = buildTable(group, kind, [role], {}, { ...v1, includeObject: 'None' }) as { columnDefinitions: { name: string; type: string }[]; rows: { cells: unknown[] }[] };
+      const t = buildTable(printerFor(group, kind), [role], {}, { ...v1, includeObject: 'None' }) as { columnDefinitions: { name: string; type: string }[]; rows: { cells: unknown[] }[] };
       expect(t.columnDefinitions.map((c) => `${c.name}:${c.type}`)).toEqual(['Name:string', 'Created At:date']);
       expect(t.rows[0].cells).toEqual(['reader', '2024-01-01T10:00:00Z']);
     }
@@ -85,9 +86,9 @@ describe('buildTable', () => {
 
   it('dispatches by group as well as kind', () => {
     const dep = { metadata: { name: 'web', creationTimestamp: '2024-01-01T11:00:00Z' }, spec: { replicas: 1 }, status: {} };
-    const apps = buildTable('apps', 'Deployment', [dep], {}, { ...v1, includeObject: 'None' }) as { rows: { cells: unknown[] }[] };
+    const apps = buildTable(printerFor('apps', 'Deployment'), [dep], {}, { ...v1, includeObject: 'None' }) as { rows: { cells: unknown[] }[] };
     expect(apps.rows[0].cells.slice(0, 2)).toEqual(['web', '0/1']);
-    const other = buildTable('example.com', 'Deployment', [dep], {}, { ...v1, includeObject: 'None' }) as { rows: { cells: unknown[] }[] };
+    const other = buildTable(printerFor('example.com', 'Deployment'), [dep], {}, { ...v1, includeObject: 'None' }) as { rows: { cells: unknown[] }[] };
     expect(other.rows[0].cells).toEqual(['web', '2024-01-01T11:00:00Z']);
   });
 
@@ -108,7 +109,7 @@ describe('custom resource tables', () => {
   };
 
   it('defaults to Name + Age when the CRD declares no columns', () => {
-    const t = buildTable('example.com', 'Widget', [widget], { resourceVersion: '9' }, { ...v1, includeObject: 'Metadata' }, []) as {
+    const t = buildTable(printerFor('example.com', 'Widget'), [widget], { resourceVersion: '9' }, { ...v1, includeObject: 'Metadata' }, []) as {
       columnDefinitions: { name: string; type: string }[];
       rows: { cells: unknown[] }[];
     };
@@ -130,7 +131,7 @@ describe('custom resource tables', () => {
       { name: 'Mistyped', type: 'integer', jsonPath: '.spec.size' },
       { name: 'Items', type: 'string', jsonPath: '.spec.items' },
     ];
-    const t = buildTable('example.com', 'Widget', [widget], {}, { ...v1, includeObject: 'None' }, columns) as {
+    const t = buildTable(printerFor('example.com', 'Widget'), [widget], {}, { ...v1, includeObject: 'None' }, columns) as {
       columnDefinitions: Record<string, unknown>[];
       rows: { cells: unknown[] }[];
     };
@@ -142,7 +143,7 @@ describe('custom resource tables', () => {
   });
 
   it('prints <invalid> for unparseable dates and tolerates bad paths', () => {
-    const t = buildTable('example.com', 'Widget', [{ metadata: { name: 'w' }, spec: { when: 'soon' } }], {}, { ...v1, includeObject: 'None' }, [
+    const t = buildTable(printerFor('example.com', 'Widget'), [{ metadata: { name: 'w' }, spec: { when: 'soon' } }], {}, { ...v1, includeObject: 'None' }, [
       { name: 'When', type: 'date', jsonPath: '.spec.when' },
       { name: 'Bad', type: 'string', jsonPath: '.spec[' },
     ]) as { rows: { cells: unknown[] }[] };

@@ -4,10 +4,9 @@
 import { customPrinter } from './custom';
 import { asRecord } from './format';
 import { genericPrinter } from './generic';
-import { printerFor } from './printers/registry';
 import type { KubeObject, PrinterColumnSpec, Printer, TableOptions } from './types';
 
-export type { ColumnDefinition, PrinterColumnSpec, TableOptions } from './types';
+export type { ColumnDefinition, PrinterColumnSpec, Printer, TableOptions } from './types';
 export { humanDuration } from './time';
 
 /** {kind:'PartialObjectMetadata', apiVersion, metadata}: the whole metadata, managedFields included. */
@@ -15,9 +14,9 @@ export function toPartialObjectMetadata(obj: KubeObject, apiVersion: string): ob
   return { kind: 'PartialObjectMetadata', apiVersion, metadata: { ...asRecord(obj?.metadata) } };
 }
 
-function choosePrinter(group: string, kind: string, customColumns?: PrinterColumnSpec[]): Printer {
+function choosePrinter(printer: Printer | undefined, customColumns?: PrinterColumnSpec[]): Printer {
   if (customColumns !== undefined) return customPrinter(customColumns);
-  return printerFor(group, kind) ?? genericPrinter;
+  return printer ?? genericPrinter;
 }
 
 function rowObject(item: KubeObject, opts: TableOptions): object | undefined {
@@ -46,14 +45,14 @@ function tableMetadata(listMeta: Record<string, unknown>): Record<string, unknow
  * With noHeaders, columnDefinitions is null, as kube-apiserver serializes it for later watch events.
  */
 export function buildTable(
-  group: string,
-  kind: string,
+  /** The kind's printer (its spec's, registry/kinds/); undefined for the generic Name/Created At table. */
+  kindPrinter: Printer | undefined,
   items: any[], // eslint-disable-line @typescript-eslint/no-explicit-any
   listMeta: Record<string, unknown>,
   opts: TableOptions,
   customColumns?: PrinterColumnSpec[],
 ): object {
-  const printer = choosePrinter(group, kind, customColumns);
+  const printer = choosePrinter(kindPrinter, customColumns);
   const rows = (printer.order ? printer.order(items) : items).map((item: KubeObject) => {
     const printed = printer.print(item ?? {}, opts.now);
     const row: Record<string, unknown> = { cells: printed.cells };

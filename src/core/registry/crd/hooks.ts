@@ -1,6 +1,6 @@
 // The CRD controllers: serve a definition's resources as soon as it is stored (status
 // Established), validate custom objects against its schema, and delete its objects with it.
-import type { RegistryContext } from '../context';
+import type { RegistryContext, ResourceHooks } from '../context';
 import { updateObject } from '../store';
 import { rfc3339, type Obj } from '../objects';
 import { crdResources, storageVersionName } from './resources';
@@ -45,8 +45,9 @@ export interface CrdFeatures {
   validationExpressions: boolean;
 }
 
-export function registerCrdHooks(ctx: RegistryContext, features: CrdFeatures = { validationExpressions: false }): void {
-  ctx.hooks.set('apiextensions.k8s.io/customresourcedefinitions', {
+/** CustomResourceDefinition's hooks (its kind spec's, kinds/cluster.ts). */
+export function crdHooks(features: CrdFeatures = { validationExpressions: false }): ResourceHooks {
+  return {
     validate: (_c, _r, obj) => validateCrd(obj),
     beforeCreate(_c, _r, obj) {
       dropDisabledCrdFields(obj, undefined, features.validationExpressions);
@@ -78,15 +79,19 @@ export function registerCrdHooks(ctx: RegistryContext, features: CrdFeatures = {
       c.catalog.removeCustom(group, names?.plural);
       crdGone(c, obj);
     },
-  });
-  ctx.hooks.set('*custom*', {
+  };
+}
+
+/** The hooks of every custom resource (CUSTOM_RESOURCES in write-hooks.ts). */
+export function customResourceHooks(): ResourceHooks {
+  return {
     validate: (_c, r: ServedResource, obj, old) => validateCustomObject(obj, r.info.openAPIV3Schema, old),
     // The CR handler refuses creates while the CRD is terminating (405, its own message).
     beforeCreate(c, r: ServedResource) {
       if (!crdTerminating(c, r.info.group, r.info.resource)) return;
       throw new ApiError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', { group: r.info.group, kind: r.info.resource });
     },
-  });
+  };
 }
 
 /** Serve the resources of every CRD already in storage (after a restart). */

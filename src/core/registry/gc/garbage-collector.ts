@@ -29,6 +29,7 @@ type TaskKind = 'dependent' | 'owner';
 const MAX_ATTEMPTS = 5;
 
 export class GarbageCollector {
+  readonly name = 'garbagecollector';
   private readonly index = new OwnerIndex();
   private watch?: WatchHandle;
   private readonly work: WorkQueue<{ kind: TaskKind; key: string }>;

@@ -9,7 +9,8 @@
 //   group/version a built-in already registers keeps the built-in's APIService.
 // APIServices without the label (a client's) are never touched. The strategy's PrepareForCreate
 // marks a local APIService (no spec.service) Available at once.
-import { addAfterHooks, runInBackground, type RegistryContext } from '../context';
+import { addAfterHooks, runInBackground, type RegistryContext, type ResourceHooks } from '../context';
+import { kindKey } from '../kinds/kind-spec';
 import type { ServedResource } from '../catalog';
 import { createObject, deleteObject, updateObject } from '../store';
 import { deepEqual, type Obj } from '../objects';
@@ -151,9 +152,9 @@ export function syncCrdApiServices(ctx: RegistryContext, recheck = false): Promi
   return next;
 }
 
-/** Registers the APIService strategy's create step and the CRD follow-up; call after the CRD hooks are registered. */
-export function registerApiServiceHooks(ctx: RegistryContext): void {
-  ctx.hooks.set('apiregistration.k8s.io/apiservices', {
+/** APIService's hooks (its kind spec's, kinds/cluster.ts): the strategy's create step and undoing edits of CRDs' APIServices. */
+export function apiServiceHooks(): ResourceHooks {
+  return {
     // PrepareForCreate: status starts empty, and a local APIService is Available from its first revision.
     beforeCreate(c, _r, obj) {
       obj.status = obj.spec?.service ? {} : withAvailable(undefined, LOCAL_AVAILABLE, c.now());
@@ -166,12 +167,16 @@ export function registerApiServiceHooks(ctx: RegistryContext): void {
     afterDelete(c, _r, obj) {
       if (obj.metadata?.labels?.[AUTOMANAGED_LABEL] === CONTINUOUSLY) runInBackground(c, () => syncCrdApiServices(c, true));
     },
-  });
+  };
+}
+
+/** The APIServices of CRDs' group/versions follow every CRD write; call after the CRD's own hooks are added. */
+export function followCrdsWithApiServices(ctx: RegistryContext): void {
   // After a CRD write its group/versions' APIServices follow; a failure here never fails the CRD write.
   const sync = async (c: RegistryContext) => {
     await syncCrdApiServices(c).catch((err) => {
       if (!c.closed) console.error('APIService registration for CRDs failed:', err);
     });
   };
-  addAfterHooks(ctx, 'apiextensions.k8s.io/customresourcedefinitions', { afterCreate: sync, afterUpdate: sync, afterDelete: sync });
+  addAfterHooks(ctx, kindKey('apiextensions.k8s.io', 'CustomResourceDefinition'), { afterCreate: sync, afterUpdate: sync, afterDelete: sync });
 }

@@ -2,15 +2,16 @@
 // a create records who asked — spec.username, uid, groups and extra come from the requesting
 // (or impersonated) user, whatever the body said — and the approval subresource changes only
 // status.conditions, stamping the times a client leaves out.
-import type { RegistryContext } from '../context';
+import type { ResourceHooks } from '../context';
 import type { Obj } from '../objects';
 import { rfc3339 } from '../objects';
 import { requestUser } from '../../auth/request-user';
 
 const GROUP = 'certificates.k8s.io';
 
-export function registerCsrHooks(ctx: RegistryContext): void {
-  ctx.hooks.set(`${GROUP}/certificatesigningrequests`, {
+/** CertificateSigningRequest's hooks (its kind spec's, kinds/cluster.ts). */
+export function csrHooks(): ResourceHooks {
+  return {
     beforeCreate(c, _r, obj) {
       const spec: Obj = obj.spec && typeof obj.spec === 'object' && !Array.isArray(obj.spec) ? obj.spec : (obj.spec = {});
       delete spec.username;
@@ -25,7 +26,7 @@ export function registerCsrHooks(ctx: RegistryContext): void {
       // Users cannot create pre-approved requests.
       obj.status = {};
     },
-  });
+  };
 }
 
 /**

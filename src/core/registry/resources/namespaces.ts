@@ -3,7 +3,7 @@
 // controller, namespace-controller.ts, has removed everything in it) — the work of kube's
 // namespace and serviceaccount controllers.
 import { objectKey, type ServedResource } from '../catalog';
-import type { RegistryContext } from '../context';
+import type { RegistryContext, ResourceHooks } from '../context';
 import { createObject } from '../store';
 import { ApiError, forbidden } from '../../server/status';
 import type { Obj } from '../objects';
@@ -35,8 +35,9 @@ export interface NamespaceQueueing {
   enqueue(name: string): void;
 }
 
-export function registerNamespaceHooks(ctx: RegistryContext, controller: NamespaceQueueing): void {
-  ctx.hooks.set('/namespaces', {
+/** Namespace's hooks (its kind spec's, kinds/core.ts): a Terminating namespace goes to `controller`. */
+export function namespaceHooks(controller: NamespaceQueueing): ResourceHooks {
+  return {
     admitDelete(_c, _r, name) {
       if (IMMORTAL_NAMESPACES.has(name)) throw forbidden('', 'namespaces', name, 'this namespace may not be deleted');
     },
@@ -46,7 +47,7 @@ export function registerNamespaceHooks(ctx: RegistryContext, controller: Namespa
     afterUpdate(c, _r, obj) {
       if (obj.metadata?.deletionTimestamp) controller.enqueue(obj.metadata.name);
     },
-  });
+  };
 }
 
 /** Create the initial namespaces (and their service accounts); resume finalizing terminating ones. */

@@ -12,6 +12,7 @@ import { computePdbStatus } from './pdb-status';
 import { namespaceObjects, pdbResource } from './pdb-eviction';
 
 export class PdbStatusController {
+  readonly name = 'disruption';
   private readonly watches: WatchHandle[] = [];
   private readonly namespaces: NamespaceQueue;
 

@@ -2,19 +2,20 @@
 // when missing, and its PriorityClass storage refuses to delete them. (Their validation and
 // defaulting are in validation/scheduling.ts.)
 import { objectKey } from '../catalog';
-import type { RegistryContext } from '../context';
+import type { RegistryContext, ResourceHooks } from '../context';
 import { createObject } from '../store';
 import { forbidden } from '../../server/status';
 import { SYSTEM_PRIORITY_CLASSES } from '../validation';
 
 const GROUP = 'scheduling.k8s.io';
 
-export function registerPriorityClassHooks(ctx: RegistryContext): void {
-  ctx.hooks.set(`${GROUP}/priorityclasses`, {
+/** PriorityClass's hooks (its kind spec's, kinds/cluster.ts). */
+export function priorityClassHooks(): ResourceHooks {
+  return {
     admitDelete(_c, _r, name) {
       if (SYSTEM_PRIORITY_CLASSES.some((c) => c.name === name)) throw forbidden(GROUP, 'priorityclasses', name, 'this is a system priority class and cannot be deleted');
     },
-  });
+  };
 }
 
 /** Creates the system classes that are missing (kube's scheduling/bootstrap-system-priority-classes). */

@@ -7,6 +7,7 @@
 // NamespaceLifecycle and the publisher lets it be, so namespace deletion still finishes.
 import { objectKey, type ServedResource } from '../catalog';
 import { addAfterHooks, type RegistryContext } from '../context';
+import { kindKey } from '../kinds/kind-spec';
 import { WorkQueue } from '../work-queue';
 import { createObject, updateObject } from '../store';
 import { deepEqual, type Obj } from '../objects';
@@ -27,6 +28,7 @@ const OWNER: FieldOwner = { manager: 'kube-controller-manager' };
 const MAX_ATTEMPTS = 5;
 
 export class RootCaPublisher {
+  readonly name = 'root-ca-cert-publisher';
   private readonly watches: WatchHandle[] = [];
   private readonly work: WorkQueue<string>;
   private pem = '';
@@ -49,7 +51,7 @@ export class RootCaPublisher {
     // A new namespace has its ConfigMap by the time its create is answered (like its `default`
     // ServiceAccount), so `kubectl create ns x && kubectl get cm -n x` and an import that creates
     // a namespace and then skips the objects that exist see it without a race.
-    addAfterHooks(this.ctx, '/namespaces', {
+    addAfterHooks(this.ctx, kindKey('', 'Namespace'), {
       afterCreate: async (_c, _r, obj) => {
         if (this.watches.length) await this.sync(obj.metadata?.name);
       },

@@ -1,7 +1,7 @@
 // Services: ClusterIP (10.96.0.0/12) and NodePort (30000-32767) allocation, given back when a
 // write does not happen or the Service goes, and the `kubernetes` Service in `default`.
 import { objectKey } from '../catalog';
-import type { RegistryContext } from '../context';
+import type { RegistryContext, ResourceHooks } from '../context';
 import { createObject } from '../store';
 import { invalid } from '../../server/status';
 import { ClusterIpAllocator, NodePortAllocator } from '../validation';
@@ -10,7 +10,8 @@ import type { Obj } from '../objects';
 
 const allocatorsByContext = new WeakMap<RegistryContext, ServiceAllocators>();
 
-export function registerServiceHooks(ctx: RegistryContext): ServiceAllocators {
+/** Service's hooks (its kind spec's, kinds/core.ts), with this API server's address allocators. */
+export function serviceHooks(ctx: RegistryContext): ResourceHooks {
   const alloc: ServiceAllocators = { ips: new ClusterIpAllocator(), nodePorts: new NodePortAllocator() };
   allocatorsByContext.set(ctx, alloc);
   const allocate = (r: { info: { group: string; kind: string } }, svc: Obj, old?: Obj) => {
@@ -18,14 +19,13 @@ export function registerServiceHooks(ctx: RegistryContext): ServiceAllocators {
     if (res.errors.length) throw invalid(r.info.group, r.info.kind, svc.metadata?.name ?? '', res.errors);
     return res;
   };
-  ctx.hooks.set('/services', {
+  return {
     beforeCreate: (_c, r, obj) => allocate(r, obj),
     beforeUpdate: (_c, r, next, old) => allocate(r, next, old),
     afterDelete(_c, _r, obj) {
       releaseServiceAddresses(obj, alloc);
     },
-  });
-  return alloc;
+  };
 }
 
 /** Mark the addresses of stored Services as used, and create the `kubernetes` Service. */

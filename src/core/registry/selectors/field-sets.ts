@@ -1,6 +1,6 @@
 // The field sets kube-apiserver v1.23 exposes per kind for field selectors (the
 // registry's ToSelectableFields functions). Keys are the internal (core) field names that
-// convertFieldSelector produces.
+// convertFieldSelector produces. Which kind has which set is in its spec (../kinds/).
 
 type Obj = Record<string, any>;
 
@@ -72,46 +72,29 @@ function eventsV1Fields(o: Obj): Record<string, string> {
   };
 }
 
+/** The selectable fields a kind adds to metadata's (the kind's spec names its function, kinds/). */
+export type KindFieldSet = (o: Obj) => Record<string, string>;
+
+export const POD_FIELD_SET: KindFieldSet = podFields;
+export const CORE_EVENT_FIELD_SET: KindFieldSet = coreEventFields;
+export const EVENTS_V1_FIELD_SET: KindFieldSet = eventsV1Fields;
+export const SECRET_FIELD_SET: KindFieldSet = (o) => ({ type: str(o.type) });
+// kube also exposes a legacy `name` field on namespaces (not selectable via conversion).
+export const NAMESPACE_FIELD_SET: KindFieldSet = (o) => ({ 'status.phase': str((o.status ?? {}).phase), name: str((o.metadata ?? {}).name) });
+export const NODE_FIELD_SET: KindFieldSet = (o) => ({ 'spec.unschedulable': String((o.spec ?? {}).unschedulable === true) });
+/** ReplicationController and ReplicaSet. */
+export const REPLICAS_FIELD_SET: KindFieldSet = (o) => ({ 'status.replicas': int((o.status ?? {}).replicas) });
+export const JOB_FIELD_SET: KindFieldSet = (o) => ({ 'status.successful': int((o.status ?? {}).succeeded) });
+export const CSR_FIELD_SET: KindFieldSet = (o) => ({ 'spec.signerName': str((o.spec ?? {}).signerName) });
+
 /**
- * The selectable fields of one object. `namespaced` defaults to "has metadata.namespace";
- * cluster-scoped kinds only expose metadata.name.
+ * The selectable fields of one object: metadata's and the kind's own (`kindFields`, from its
+ * spec). `namespaced` defaults to "has metadata.namespace"; cluster-scoped kinds only expose
+ * metadata.name.
  */
-export function fieldsFor(group: string, kind: string, obj: unknown, namespaced?: boolean): Record<string, string> {
+export function fieldsFor(kindFields: KindFieldSet | undefined, obj: unknown, namespaced?: boolean): Record<string, string> {
   const o = (obj ?? {}) as Obj;
   const ns = namespaced ?? typeof (o.metadata ?? {}).namespace === 'string';
   const base = metaFields(o, ns);
-  let extra: Record<string, string> = {};
-  switch (`${group}/${kind}`) {
-    case '/Pod':
-      extra = podFields(o);
-      break;
-    case '/Event':
-      extra = coreEventFields(o);
-      break;
-    case 'events.k8s.io/Event':
-      extra = eventsV1Fields(o);
-      break;
-    case '/Secret':
-      extra = { type: str(o.type) };
-      break;
-    case '/Namespace':
-      // kube also exposes a legacy `name` field here (not selectable via conversion).
-      extra = { 'status.phase': str((o.status ?? {}).phase), name: str((o.metadata ?? {}).name) };
-      break;
-    case '/Node':
-      extra = { 'spec.unschedulable': String((o.spec ?? {}).unschedulable === true) };
-      break;
-    case '/ReplicationController':
-    case 'apps/ReplicaSet':
-    case 'extensions/ReplicaSet':
-      extra = { 'status.replicas': int((o.status ?? {}).replicas) };
-      break;
-    case 'batch/Job':
-      extra = { 'status.successful': int((o.status ?? {}).succeeded) };
-      break;
-    case 'certificates.k8s.io/CertificateSigningRequest':
-      extra = { 'spec.signerName': str((o.spec ?? {}).signerName) };
-      break;
-  }
-  return { ...base, ...extra };
+  return kindFields ? { ...base, ...kindFields(o) } : base;
 }

@@ -100,7 +100,9 @@ export function requiresExactName(sel: FieldSelector): string | undefined {
 
 // ---- per-kind label conversion (runtime.Scheme.ConvertFieldLabel) ---------------------------
 
-type Converter = (label: string) => string;
+/** runtime.Scheme.ConvertFieldLabel of one kind: checks a label, renames it to the internal field (the kind's spec names it, kinds/). */
+export type FieldLabelConverter = (label: string) => string;
+type Converter = FieldLabelConverter;
 
 function allowList(labels: string[], renames: Record<string, string> = {}): Converter {
   return (label) => {
@@ -125,31 +127,28 @@ const EVENTS_K8S_IO = lookupTable<string>({
   'metadata.name': 'metadata.name',
 });
 
-const CONVERTERS: Record<string, Converter> = {
-  '/Pod': allowList(
-    ['metadata.name', 'metadata.namespace', 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName',
-      'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName'],
-    // Old v1 clients send spec.host.
-    { 'spec.host': 'spec.nodeName' },
-  ),
-  '/Node': allowList(['metadata.name', 'spec.unschedulable']),
-  '/ReplicationController': allowList(['metadata.name', 'metadata.namespace', 'status.replicas']),
-  '/Event': allowList([
-    'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
-    'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type',
-    'metadata.namespace', 'metadata.name',
-  ]),
-  '/Namespace': allowList(['status.phase', 'metadata.name']),
-  '/Secret': allowList(['type', 'metadata.namespace', 'metadata.name']),
-  'apps/ReplicaSet': allowList(['metadata.name', 'metadata.namespace', 'status.replicas']),
-  'extensions/ReplicaSet': allowList(['metadata.name', 'metadata.namespace', 'status.replicas']),
-  'batch/Job': allowList(['metadata.name', 'metadata.namespace', 'status.successful']),
-  'certificates.k8s.io/CertificateSigningRequest': allowList(['metadata.name', 'spec.signerName']),
-  'events.k8s.io/Event': (label) => {
-    const mapped = EVENTS_K8S_IO[label];
-    if (!mapped) throw new Error(`field label not supported: ${label}`);
-    return mapped;
-  },
+export const POD_FIELD_LABELS: Converter = allowList(
+  ['metadata.name', 'metadata.namespace', 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName',
+    'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName'],
+  // Old v1 clients send spec.host.
+  { 'spec.host': 'spec.nodeName' },
+);
+export const NODE_FIELD_LABELS: Converter = allowList(['metadata.name', 'spec.unschedulable']);
+/** ReplicationController and ReplicaSet. */
+export const REPLICAS_FIELD_LABELS: Converter = allowList(['metadata.name', 'metadata.namespace', 'status.replicas']);
+export const CORE_EVENT_FIELD_LABELS: Converter = allowList([
+  'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
+  'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type',
+  'metadata.namespace', 'metadata.name',
+]);
+export const NAMESPACE_FIELD_LABELS: Converter = allowList(['status.phase', 'metadata.name']);
+export const SECRET_FIELD_LABELS: Converter = allowList(['type', 'metadata.namespace', 'metadata.name']);
+export const JOB_FIELD_LABELS: Converter = allowList(['metadata.name', 'metadata.namespace', 'status.successful']);
+export const CSR_FIELD_LABELS: Converter = allowList(['metadata.name', 'spec.signerName']);
+export const EVENTS_V1_FIELD_LABELS: Converter = (label) => {
+  const mapped = EVENTS_K8S_IO[label];
+  if (!mapped) throw new Error(`field label not supported: ${label}`);
+  return mapped;
 };
 
 /** What kube does for kinds without their own conversion (runtime.DefaultMetaV1FieldSelectorConversion). */
@@ -159,8 +158,8 @@ function defaultConversion(label: string): string {
 }
 
 export interface FieldKindInfo {
-  group: string;
-  kind: string;
+  /** The built-in kind's label conversion (its spec's); kube's default conversion when absent. */
+  convertLabel?: FieldLabelConverter;
   /** CRD-backed: only metadata.name and (namespaced) metadata.namespace, worded like the CR handler. */
   custom?: boolean;
   namespaced?: boolean;
@@ -179,7 +178,7 @@ export function convertFieldSelector(sel: FieldSelector, info: FieldKindInfo): F
       throw new Error(`field label not supported: ${label}`);
     };
   } else {
-    convert = CONVERTERS[`${info.group}/${info.kind}`] ?? defaultConversion;
+    convert = info.convertLabel ?? defaultConversion;
   }
   return { requirements: sel.requirements.map((r) => ({ ...r, field: convert(r.field) })) };
 }

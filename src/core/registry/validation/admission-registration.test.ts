@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultWebhookConfiguration } from '../../admission/webhooks/config-defaults';
 import { fieldErrorBody, type FieldError } from '../../server/status';
-import { rulesFor } from './index';
+import { rulesFor } from '../kinds';
 
 const GROUP = 'admissionregistration.k8s.io';
 const validating = rulesFor(GROUP, 'ValidatingWebhookConfiguration')!;

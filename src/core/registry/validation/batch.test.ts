@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { invalid as invalidStatus } from '../../server/status';
-import { cronScheduleError, rulesFor } from './index';
+import { cronScheduleError } from './index';
+import { rulesFor } from '../kinds';
 
 const job = rulesFor('batch', 'Job')!;
 const cron = rulesFor('batch', 'CronJob')!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { invalid as invalidStatus } from '../../server/status';
 import { decodeBase64 } from './base64';
-import { rulesFor } from './index';
+import { rulesFor } from '../kinds';
 
 const cm = rulesFor('', 'ConfigMap')!;
 const secret = rulesFor('', 'Secret')!;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { invalid as invalidStatus } from '../../server/status';
-import { nameRuleFor, validateObjectMeta, validateObjectMetaUpdate } from './index';
+import { validateObjectMeta, validateObjectMetaUpdate } from './index';
+import { nameRuleFor } from '../kinds';
 
 describe('validateObjectMeta', () => {
   const ns = { namespaced: true, nameRule: 'subdomain' as const };

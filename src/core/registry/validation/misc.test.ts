@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalid as invalidStatus } from '../../server/status';
-import { rulesFor } from './index';
+import { rulesFor } from '../kinds';
 
 describe('Namespace', () => {
   it('defaults finalizers, phase and the name label', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalid as invalidStatus } from '../../server/status';
-import { nameRuleFor, rulesFor } from './index';
+import { nameRuleFor, rulesFor } from '../kinds';
 
 const pdb = rulesFor('policy', 'PodDisruptionBudget')!;
 const budget = (spec: object, apiVersion = 'policy/v1'): any => ({ apiVersion, metadata: { name: 'web' }, spec });

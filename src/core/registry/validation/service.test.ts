@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { invalid as invalidStatus } from '../../server/status';
-import { ClusterIpAllocator, NodePortAllocator, allocateServiceAddresses, releaseServiceAddresses, rulesFor } from './index';
+import { ClusterIpAllocator, NodePortAllocator, allocateServiceAddresses, releaseServiceAddresses } from './index';
+import { rulesFor } from '../kinds';
 
 const rules = rulesFor('', 'Service')!;
 

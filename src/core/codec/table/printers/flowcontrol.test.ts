@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from './flowcontrol';
+import { printerFor } from '../../../registry/kinds';
 import { buildTable } from '../index';
 
 const NOW = Date.parse('2024-01-01T12:00:00Z');
@@ -16,7 +17,7 @@ describe('flowcontrol printers', () => {
 
   it('a FlowSchema list comes out in matching order', () => {
     const fs = (name: string, p: number) => ({ metadata: meta(name), spec: { matchingPrecedence: p } });
-    const t = buildTable('flowcontrol.apiserver.k8s.io', 'FlowSchema', [fs('b', 800), fs('catch-all', 10000), fs('a', 800), fs('exempt', 1)], { resourceVersion: '7' }, { includeObject: 'None', apiVersion: 'meta.k8s.io/v1', now: NOW }) as { rows: { cells: unknown[] }[] };
+    const t = buildTable(printerFor('flowcontrol.apiserver.k8s.io', 'FlowSchema'), [fs('b', 800), fs('catch-all', 10000), fs('a', 800), fs('exempt', 1)], { resourceVersion: '7' }, { includeObject: 'None', apiVersion: 'meta.k8s.io/v1', now: NOW }) as { rows: { cells: unknown[] }[] };
     expect(t.rows.map((r) => r.cells[0])).toEqual(['exempt', 'a', 'b', 'catch-all']);
   });
 

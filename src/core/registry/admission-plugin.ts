@@ -1,0 +1,71 @@
+// The admission chain as the store calls it: one interface for every built-in admission plug-in
+// and one ordered list (admission/chain.ts, put on the RegistryContext by the API server), with
+// kube's phases: mutating, then validating, for create, update, delete and connect. The webhook
+// plug-ins keep their own place (context.ts WebhookAdmission): after the built-in mutating ones,
+// and validating webhooks after the built-in validating ones (decision 0039).
+import type { RegistryContext } from './context';
+import type { ServedResource } from './catalog';
+import type { Obj } from './objects';
+import type { AdmissionAttributes } from '../admission/attributes';
+
+/** A check to run inside the update's transaction, on the object about to be written. */
+export type UpdateCheck = (next: Obj, old: Obj) => void;
+
+export interface AdmissionPlugin {
+  /** kube's plug-in name (LimitRanger, PodSecurity, ...). */
+  readonly name: string;
+  /** Whether the plug-in looks at writes of this resource at all. */
+  handles(r: ServedResource): boolean;
+  /** Mutating phase of a create: before the kind's own hooks, defaulting and validation. */
+  mutateCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> | void;
+  /** Mutating phase of an update: synchronous, inside the write, before the kind's own beforeUpdate. */
+  mutateUpdate?(ctx: RegistryContext, r: ServedResource, next: Obj, old: Obj, attrs?: AdmissionAttributes): void;
+  /** Validating phase of a create: after object validation and the mutating webhooks. */
+  validateCreate?(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void>;
+  /**
+   * Validating phase of an update. Before the transaction it reads what it needs (a namespace's
+   * labels) and returns the synchronous check to run inside it, after object validation.
+   */
+  prepareUpdateValidation?(ctx: RegistryContext, r: ServedResource, ns: string, attrs?: AdmissionAttributes): Promise<UpdateCheck | undefined>;
+  /** Validating phase of a client's delete, before anything else looks at it. */
+  validateDelete?(ctx: RegistryContext, r: ServedResource, name: string, attrs: AdmissionAttributes): void;
+  /** Validating phase of a connect (exec, attach, port-forward, proxy). */
+  validateConnect?(ctx: RegistryContext, r: ServedResource, attrs: AdmissionAttributes): Promise<void> | void;
+}
+
+function pluginsFor(ctx: RegistryContext, r: ServedResource): AdmissionPlugin[] {
+  return ctx.admission.filter((p) => p.handles(r));
+}
+
+export async function admitCreateMutating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> {
+  for (const p of pluginsFor(ctx, r)) await p.mutateCreate?.(ctx, r, obj, attrs);
+}
+
+export function admitUpdateMutating(ctx: RegistryContext, r: ServedResource, next: Obj, old: Obj, attrs?: AdmissionAttributes): void {
+  for (const p of pluginsFor(ctx, r)) p.mutateUpdate?.(ctx, r, next, old, attrs);
+}
+
+export async function admitCreateValidating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> {
+  for (const p of pluginsFor(ctx, r)) await p.validateCreate?.(ctx, r, obj, attrs);
+}
+
+/** The update checks of every validating plug-in, as one (undefined when none has any). */
+export async function prepareUpdateValidating(ctx: RegistryContext, r: ServedResource, ns: string, attrs?: AdmissionAttributes): Promise<UpdateCheck | undefined> {
+  const checks: UpdateCheck[] = [];
+  for (const p of pluginsFor(ctx, r)) {
+    const check = await p.prepareUpdateValidation?.(ctx, r, ns, attrs);
+    if (check) checks.push(check);
+  }
+  if (checks.length <= 1) return checks[0];
+  return (next, old) => {
+    for (const check of checks) check(next, old);
+  };
+}
+
+export function admitDeleteValidating(ctx: RegistryContext, r: ServedResource, name: string, attrs: AdmissionAttributes): void {
+  for (const p of pluginsFor(ctx, r)) p.validateDelete?.(ctx, r, name, attrs);
+}
+
+export async function admitConnectValidating(ctx: RegistryContext, r: ServedResource, attrs: AdmissionAttributes): Promise<void> {
+  for (const p of pluginsFor(ctx, r)) await p.validateConnect?.(ctx, r, attrs);
+}
