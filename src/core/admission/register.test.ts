@@ -12,11 +12,11 @@ const pluginsOf = (r: ServedResource) => ADMISSION_PLUGINS.filter((p) => p.handl
 
 describe('the admission chain', () => {
   it('lists the built-in plug-ins in kube-apiserver order', () => {
-    expect(ADMISSION_PLUGINS.map((p) => p.name)).toEqual(['WebhookConfigurationDefaults', 'LimitRanger', 'Priority', 'DefaultStorageClass', 'ResourceQuota', 'PodSecurity']);
+    expect(ADMISSION_PLUGINS.map((p) => p.name)).toEqual(['WebhookConfigurationDefaults', 'LimitRanger', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'ResourceQuota', 'PodSecurity']);
   });
 
   it('gives each resource the plug-ins that look at it', () => {
-    expect(pluginsOf(served('', 'v1', 'pods'))).toEqual(['LimitRanger', 'Priority', 'ResourceQuota', 'PodSecurity']);
+    expect(pluginsOf(served('', 'v1', 'pods'))).toEqual(['LimitRanger', 'Priority', 'DefaultTolerationSeconds', 'ResourceQuota', 'PodSecurity']);
     expect(pluginsOf(served('', 'v1', 'persistentvolumeclaims'))).toEqual(['DefaultStorageClass', 'ResourceQuota']);
     expect(pluginsOf(served('', 'v1', 'services'))).toEqual(['ResourceQuota']);
     expect(pluginsOf(served('', 'v1', 'replicationcontrollers'))).toEqual(['ResourceQuota', 'PodSecurity']);
