@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createApiServer } from '../src/core/api';
-import { bodyBytes, isStream } from '../src/core/types';
+import { bodyBytes, isStream } from '../src/core/meta/types';
 import { replayWrites, writeCounts } from './cluster';
 
 export const CLUSTER_MEMORY_TARGET = 1.5;

@@ -10,7 +10,7 @@
 // Both sides run in this process, straight through the API's handle() for the rollout (as the
 // controllers do), over HTTP for the idle latencies (as a client sees them).
 import { createApiServer, type ApiServer } from '../src/core/api';
-import type { ApiRequest } from '../src/core/types';
+import type { ApiRequest } from '../src/core/meta/types';
 import { startNodeHost } from '../src/hosts/node/server';
 import { hit, makeAgent, quantile, sequential } from './http-client';
 

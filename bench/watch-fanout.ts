@@ -3,8 +3,8 @@
 // once per event, not per watcher). In-process (the core's watch path with host-like sinks), so
 // socket writes are not counted. Prints numbers; asserts nothing.
 import { createApiServer, type ApiServer } from '../src/core/api';
-import type { StreamSink } from '../src/core/types';
-import { isStream } from '../src/core/types';
+import type { StreamSink } from '../src/core/meta/types';
+import { isStream } from '../src/core/meta/types';
 import { bodyText } from '../src/core/codec/json';
 
 export interface FanoutResult {

@@ -4,7 +4,7 @@
 // enough for its revision to be compacted away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../src/core/api';
-import type { ApiRequest, ApiResponse } from '../src/core/types';
+import type { ApiRequest, ApiResponse } from '../src/core/meta/types';
 import { startNodeHost, type NodeHost } from '../src/hosts/node/server';
 
 type K8s = typeof import('@kubernetes/client-node');

@@ -1,9 +1,9 @@
 // The API server: one object, host-free. Hosts call createApiServer once and then handle() per
 // request. Everything else in src/core hangs off this.
-import type { ApiRequest, ApiResponse } from './types';
+import type { ApiRequest, ApiResponse } from './meta/types';
 import type { BackendState, KvBackend, MvccStore } from './storage/types';
 import type { AuthorizationMode } from './auth/access';
-import type { AuthenticationOptions } from './server/authn';
+import type { AuthenticationOptions } from './auth/authn';
 import type { AuditLog } from './server/audit';
 import type { WebhookTransport } from './admission/webhooks/call';
 import type { Clock } from './controllers/clock';
@@ -25,7 +25,7 @@ export interface ApiServerOptions {
    * quota, root CA publisher) only while this server holds the kube-system/kube-controller-manager
    * Lease under this identity: for several servers on one etcd. Absent: they always run.
    */
-  leaderElection?: { identity: string; timing?: import('./registry/resources/controller-leader').LeaderTiming };
+  leaderElection?: { identity: string; timing?: import('./controllers/builtin/controller-leader').LeaderTiming };
   /** How long history (watch resume, continue tokens, reads at past revisions) is kept. Default 5 minutes. */
   historyWindowMs?: number;
   /** Address advertised in legacy discovery (`serverAddressByClientCIDRs`). */

@@ -5,7 +5,7 @@
 import { lazy, StrictMode, Suspense, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
-import { adminCall, connectWorker, hostRevision, hostStatus } from '../hosts/sw/page-client';
+import { adminCall, connectWorker, hostRevision, hostStatus } from '../hosts/sw/page/page-client';
 import { App as Playground } from './app/App';
 import { ImportResultDialog, type ImportReport } from './app/ImportResultDialog';
 import { scheduleInFrame } from './lib/watch-store';

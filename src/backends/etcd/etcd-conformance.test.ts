@@ -4,7 +4,7 @@
 // test sees are contiguous from the one its store opened at. The parts of the suite that hold or
 // fail the in-process store's commits are not registered here (see conformance.ts).
 import { afterAll, beforeAll } from 'vitest';
-import { runStoreConformanceOn, WINDOW_MS } from '../../core/storage/conformance';
+import { runStoreConformanceOn, WINDOW_MS } from '../../core/storage/testing/conformance';
 import { openEtcdStore } from './etcd-store';
 import { startEtcdCluster } from './testing-etcd';
 

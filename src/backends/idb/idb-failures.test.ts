@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiServer } from '../../core/api';
-import { decodeReply, failure } from '../../core/server/testing';
+import { decodeReply, failure } from '../../core/testing/api-server';
 import type { ApiServer } from '../../core/api';
 import { StorageError, type CommitBatch } from '../../core/storage/types';
 import { createIdbBackend } from './idb-backend';

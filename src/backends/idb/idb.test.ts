@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
-import { runStoreConformance } from '../../core/storage/conformance';
+import { runStoreConformance } from '../../core/storage/testing/conformance';
 import { StorageError, type CommitBatch, type KvBackend } from '../../core/storage/types';
 import { createIdbBackend } from './idb-backend';
 

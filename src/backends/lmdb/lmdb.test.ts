@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runStoreConformance } from '../../core/storage/conformance';
+import { runStoreConformance } from '../../core/storage/testing/conformance';
 import { openMvccStore } from '../../core/storage/mvcc';
 import { StorageError, type CommitBatch, type KvBackend } from '../../core/storage/types';
 import { createLmdbBackend } from './lmdb-backend';

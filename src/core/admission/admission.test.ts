@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from '../server/testing';
+import { startTestServer, type TestClient } from '../testing/api-server';
 
 describe('admission plug-ins', () => {
   let c: TestClient;

@@ -2,7 +2,7 @@
 // "") gets the class annotated as the cluster default. Two defaults are an error, as in 1.23.
 import type { RegistryContext } from '../registry/context';
 import type { Obj } from '../registry/objects';
-import { forbidden } from '../server/status';
+import { forbidden } from '../meta/status';
 
 const DEFAULT_ANNOTATIONS = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
 

@@ -6,7 +6,7 @@
 import type { RegistryContext } from '../registry/context';
 import type { ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
-import type { AdmissionAttributes } from './attributes';
+import type { AdmissionAttributes } from '../registry/admission-attributes';
 import { enforcePodSecurity, namespacePolicy, policyName, violationText, type NamespacePolicy } from './pod-security';
 
 // Which workloads PodSecurity checks, and where their pod template lives, is in each kind's spec

@@ -4,7 +4,7 @@
 import type { RegistryContext } from '../registry/context';
 import type { Obj } from '../registry/objects';
 import { objectKey } from '../registry/catalog';
-import { forbidden } from '../server/status';
+import { forbidden } from '../meta/status';
 import type { KV } from '../storage/types';
 
 type Level = 'privileged' | 'baseline' | 'restricted';

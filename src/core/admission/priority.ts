@@ -4,8 +4,8 @@
 import type { RegistryContext } from '../registry/context';
 import type { Obj } from '../registry/objects';
 import { objectKey } from '../registry/catalog';
-import { forbidden } from '../server/status';
-import { SYSTEM_PRIORITY_CLASSES } from '../registry/validation';
+import { forbidden } from '../meta/status';
+import { SYSTEM_PRIORITY_CLASSES } from '../validation';
 
 /** The system classes are honoured even before the bootstrap has stored them. */
 const SYSTEM_CLASSES: Record<string, number> = Object.fromEntries(SYSTEM_PRIORITY_CLASSES.map((c) => [c.name, c.value]));

@@ -2,7 +2,7 @@
 // playground tracks: object counts (legacy names and count/<resource>[.<group>]), pod compute
 // requests and limits, and claim storage requests.
 import type { Obj } from '../registry/objects';
-import { addQuantity, compareQuantity, parseQuantity, type Quantity } from '../registry/validation/quantity';
+import { addQuantity, compareQuantity, parseQuantity, type Quantity } from '../validation/quantity';
 
 /** Resources counted by quota, as group/resource → the legacy quota name (if any). */
 export const COUNTED: Record<string, string | undefined> = {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, startTestServer, type TestClient } from '../server/testing';
+import { eventually, startTestServer, type TestClient } from '../testing/api-server';
 
 const NS = '/api/v1/namespaces/team';
 

@@ -7,8 +7,8 @@ import type { ServedResource } from '../registry/catalog';
 import { deepEqual, type Obj } from '../registry/objects';
 import { updateObject } from '../registry/store';
 import type { StoreEvent, WatchHandle } from '../storage/types';
-import { forbidden } from '../server/status';
-import { addQuantity, compareQuantity, formatQuantity, isZero, parseQuantity, type Quantity } from '../registry/validation/quantity';
+import { forbidden } from '../meta/status';
+import { addQuantity, compareQuantity, formatQuantity, isZero, parseQuantity, type Quantity } from '../validation/quantity';
 import { COUNTED, missingPodCompute, usageOf } from './quota-usage';
 
 const ZERO: Quantity = { unscaled: 0n, scale: 0, format: 'DecimalSI' };

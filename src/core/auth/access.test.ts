@@ -2,7 +2,7 @@
 // bootstrap policy (403 wording), bindings taking effect, escalation prevention, aggregation,
 // impersonation, and the review endpoints answered by the authorizer.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, failure, startTestServer, type TestClient } from '../server/testing';
+import { eventually, failure, startTestServer, type TestClient } from '../testing/api-server';
 
 const ADMIN = { authorization: 'Bearer admin-token' };
 const BOB = { authorization: 'Bearer bob-token' };

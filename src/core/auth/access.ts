@@ -1,11 +1,11 @@
 // The access path of one request, in kube-apiserver's filter order: authentication →
 // impersonation → authorization. The result is the per-request registry context that carries
 // the caller to handlers and store hooks (request-user.ts).
-import type { ApiRequest } from '../types';
+import type { ApiRequest } from '../meta/types';
 import type { RegistryContext } from '../registry/context';
-import type { RequestInfo } from '../server/requestinfo';
-import { createAuthenticator, type AuthenticationOptions } from '../server/authn';
-import { impersonate } from '../server/authn-impersonation';
+import type { RequestInfo } from '../meta/requestinfo';
+import { createAuthenticator, type AuthenticationOptions } from './authn';
+import { impersonate } from './authn-impersonation';
 import { RbacAuthorizer, type RbacObject } from './rbac';
 import { nodeAuthorizerObjects } from './rbac/bootstrap-components';
 import { forbiddenError } from './rbac/messages';

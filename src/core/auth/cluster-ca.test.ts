@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from '../server/testing';
-import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { startTestServer, type TestClient } from '../testing/api-server';
+import { createMemoryBackend } from '../storage/memory-backend';
 import { CLUSTER_CA_CONFIGMAP } from './cluster-ca';
 import { createSelfSignedCa } from './self-signed-ca';
 

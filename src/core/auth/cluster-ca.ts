@@ -12,7 +12,7 @@ import type { RegistryContext } from '../registry/context';
 import { objectKey, type ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import { createObject, updateObject } from '../registry/store';
-import { ApiError } from '../server/status';
+import { ApiError } from '../meta/status';
 import { createSelfSignedCa } from './self-signed-ca';
 
 export const CLUSTER_CA_CONFIGMAP = 'kube-playground-cluster-ca';

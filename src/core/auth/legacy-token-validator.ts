@@ -4,7 +4,7 @@
 // token names. Authentication is synchronous, so the tokens stored in Secrets are mirrored here
 // (namespace/name → token); the service accounts are the token service's own mirror.
 import { addAfterHooks, type RegistryContext } from '../registry/context';
-import { kindKey } from '../registry/kinds/kind-spec';
+import { kindKey } from '../registry/kind-spec';
 import { objectKey, type ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import type { WatchHandle } from '../storage/types';

@@ -1,7 +1,7 @@
 // The bootstrap policy exists whenever the RBAC API is served, whatever the authorizer
 // (kube-apiserver's rbac/bootstrap-roles post-start hook belongs to the RBAC storage).
 import { describe, expect, it } from 'vitest';
-import { startTestServer } from '../server/testing';
+import { startTestServer } from '../testing/api-server';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 

@@ -9,7 +9,7 @@ import { createObject, updateObject } from '../registry/store';
 import { rulesEqual } from './rbac/aggregation';
 import { bootstrapClusterRoleBindings, bootstrapClusterRolesAggregated } from './rbac/bootstrap';
 import { RBAC_GROUP, type PolicyRule, type Subject } from './rbac/types';
-import { deepEqualJson } from './json-equal';
+import { deepEqualJson } from '../meta/json-equal';
 
 const AUTOUPDATE = 'rbac.authorization.kubernetes.io/autoupdate';
 const UPDATE = { dryRun: false, subresource: '', allowCreate: false, checkName: false } as const;

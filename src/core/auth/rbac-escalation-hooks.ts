@@ -5,7 +5,7 @@ import type { ResourceHooks } from '../registry/context';
 import type { Obj } from '../registry/objects';
 import type { RbacKind } from './rbac';
 import { checkBindingWrite, checkRoleWrite } from './rbac/escalation';
-import { deepEqualJson } from './json-equal';
+import { deepEqualJson } from '../meta/json-equal';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/types';
 import { requestAuthorizer, requestUser } from './request-user';
 

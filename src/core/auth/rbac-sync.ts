@@ -4,7 +4,7 @@
 // ClusterRole aggregation controller and the escalation checks of role and binding writes.
 import type { RegistryContext, ResourceHooks } from '../registry/context';
 import { runInBackground } from '../registry/context';
-import { kindKey } from '../registry/kinds/kind-spec';
+import { kindKey } from '../registry/kind-spec';
 import type { ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import { updateObject } from '../registry/store';

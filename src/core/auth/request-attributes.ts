@@ -1,6 +1,6 @@
 // Authorization attributes of an HTTP request (apiserver's GetAuthorizerAttributes): resource
 // requests by verb/group/resource/subresource/namespace/name, everything else by path.
-import type { RequestInfo } from '../server/requestinfo';
+import type { RequestInfo } from '../meta/requestinfo';
 import type { Attributes } from './rbac/types';
 
 export function requestAttributes(info: RequestInfo): Attributes {

@@ -3,7 +3,7 @@
 import type { Obj } from '../registry/objects';
 import type { RbacAuthorizer } from './rbac';
 import type { Attributes, PolicyRule, UserInfo } from './rbac/types';
-import { badRequest } from '../server/status';
+import { badRequest } from '../meta/status';
 
 /** spec.resourceAttributes / spec.nonResourceAttributes → authorizer attributes. */
 export function reviewAttributes(spec: Obj): Attributes {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestClient } from '../server/testing';
+import { startTestServer, type TestClient } from '../testing/api-server';
 import { base64UrlDecode } from './jwt-hs256';
 import { SIGNING_KEY_SECRET } from './service-account-tokens';
 

@@ -3,12 +3,12 @@
 // at bootstrap), so tokens survive a restart of a persisted cluster. Authentication is synchronous
 // in the access path, so the existing service accounts (namespace/name → uid) are mirrored here.
 import { addAfterHooks, type RegistryContext } from '../registry/context';
-import { kindKey } from '../registry/kinds/kind-spec';
+import { kindKey } from '../registry/kind-spec';
 import { objectKey, type ServedResource } from '../registry/catalog';
 import { newUid, type Obj } from '../registry/objects';
 import { createObject } from '../registry/store';
 import type { WatchHandle } from '../storage/types';
-import type { StaticToken } from '../server/authn';
+import type { StaticToken } from './authn';
 import type { UserInfo } from './rbac/types';
 import { base64UrlDecode, signHs256, verifyHs256 } from './jwt-hs256';
 

@@ -2,7 +2,7 @@
 // responses are written as Go's encoding/json writes them (HTML-safe escapes, trailing newline,
 // two-space indent for ?pretty=true).
 import { JsonSyntaxError, nodeToValue, scanJson, type JsonNode } from './json-scan';
-import { bodyBytes } from '../types';
+import { bodyBytes } from '../meta/types';
 
 export type { JsonNode } from './json-scan';
 

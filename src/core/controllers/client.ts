@@ -2,8 +2,8 @@
 // server's own handler, with the component's identity and field manager, so admission,
 // validation, managedFields, audit and watch treat it like any client. Nothing here touches
 // storage.
-import type { ApiRequest, ApiResponse, ApiStream } from '../types';
-import { bodyBytes, isStream } from '../types';
+import type { ApiRequest, ApiResponse, ApiStream } from '../meta/types';
+import { bodyBytes, isStream } from '../meta/types';
 import type { Obj } from '../registry/objects';
 
 export type Handle = (req: ApiRequest) => Promise<ApiResponse>;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCluster, deployment, type ClusterTest } from './testing';
+import { startCluster, deployment, type ClusterTest } from '../testing/controllers';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {
@@ -24,7 +24,7 @@ describe('simulated cluster', () => {
   });
 
   it('is off unless selected: createApiServer without controllers keeps a cluster where nothing acts', async () => {
-    const { startTestServer } = await import('../server/testing');
+    const { startTestServer } = await import('../testing/api-server');
     const plain = await startTestServer();
     try {
       expect(plain.api.controllers).toBeUndefined();

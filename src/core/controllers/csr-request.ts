@@ -3,8 +3,8 @@
 // common name and organizations, the subject alternative names from the extension request, the
 // public key and the signature — read with a small DER reader. A request that does not parse
 // yields an error text, never an exception.
-import { decodeBase64 } from '../registry/validation/base64';
-import { bytesToLatin1, pemDecode } from '../registry/validation/api-misc-pem';
+import { decodeBase64 } from '../validation/base64';
+import { bytesToLatin1, pemDecode } from '../validation/api-misc-pem';
 
 interface Tlv {
   tag: number;

@@ -7,7 +7,7 @@
 // checked first (x509 CheckSignature).
 import { bitString, boolean, concat, explicit, octetString, oid, sequence, smallInteger, tlv, time, unsignedInteger } from '../auth/der';
 import { ecdsaSignatureDer, toPem } from '../auth/self-signed-ca';
-import { pemDecode } from '../registry/validation/api-misc-pem';
+import { pemDecode } from '../validation/api-misc-pem';
 import type { CertificateRequest } from './csr-request';
 
 interface Subtle {

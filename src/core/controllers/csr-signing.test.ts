@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCluster, type ClusterTest } from './testing';
+import { startCluster, type ClusterTest } from '../testing/controllers';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@
 // without --cluster-signing-cert-file/key-file, it does nothing when the host gives no signing
 // key (the Node host passes its CA with --secure-port; a browser cluster has none).
 import type { Obj } from '../registry/objects';
-import { encodeBase64Text } from '../registry/validation/base64';
+import { encodeBase64Text } from '../validation/base64';
 import { ApiCallError, type ApiClient } from './client';
 import { rfc3339Seconds } from './clock';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';

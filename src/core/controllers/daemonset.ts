@@ -5,7 +5,7 @@
 // Writes as `system:serviceaccount:kube-system:daemon-set-controller`, events as
 // `daemonset-controller`.
 import { clone, type Obj } from '../registry/objects';
-import { labelSelectorFromObject, matchesLabels } from '../registry/selectors/labels';
+import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { POD_REVISION_LABEL, RevisionWriter, equalRevision, newRevisionObject, nextRevision, ownedRevisions, revisionNumber, sortRevisions } from './controller-revision';

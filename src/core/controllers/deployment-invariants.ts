@@ -2,7 +2,7 @@
 // namespace through a watch and checks a rollout's promises after every single event, not only
 // at the points a test happens to look — never more pods than allowed, never fewer available.
 import type { Obj } from '../registry/objects';
-import { collectStream, type StreamCollector, type TestClient } from '../server/testing';
+import { collectStream, type StreamCollector, type TestClient } from '../testing/api-server';
 import { isPodAvailable } from './pods';
 
 export interface PodCounts {

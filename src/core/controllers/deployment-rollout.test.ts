@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCluster, deployment, type ClusterTest } from './testing';
+import { startCluster, deployment, type ClusterTest } from '../testing/controllers';
 import { watchPods } from './deployment-invariants';
 import { withRevisionHistory } from './deployment-replicasets';
 

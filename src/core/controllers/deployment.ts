@@ -5,7 +5,7 @@
 // that template becomes the new one with the next revision. Writes as
 // `system:serviceaccount:kube-system:deployment-controller`.
 import { clone, type Obj } from '../registry/objects';
-import { labelSelectorFromObject, matchesLabels } from '../registry/selectors/labels';
+import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { EventRecorder } from './events';

@@ -5,8 +5,8 @@
 // through the API, as the HPA's REST metrics client reads them; custom and external metrics have
 // no API here and fail as they do in a cluster without an adapter.
 import type { Obj } from '../registry/objects';
-import { canonicalQuantity } from '../registry/validation/quantity';
-import { matchesLabels, parseLabelSelector, type LabelSelector } from '../registry/selectors/labels';
+import { canonicalQuantity } from '../validation/quantity';
+import { matchesLabels, parseLabelSelector, type LabelSelector } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
 import type { Informer } from './informer';
 import { milli } from './pod-fit';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { plannedRun } from './kubelet-completion';
-import { startCluster, type ClusterTest } from './testing';
+import { startCluster, type ClusterTest } from '../testing/controllers';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {

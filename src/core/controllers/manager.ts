@@ -26,7 +26,7 @@ import { JobController } from './job';
 import { CronJobController } from './cronjob';
 import { TtlAfterFinishedController } from './ttl-after-finished';
 import { PodGCController } from './podgc';
-import { parseControllers } from '../server/controllers-flag';
+import { parseControllers } from './controllers-flag';
 import type { AggregatedApi } from '../server/aggregated-api';
 import { MetricsServer } from './metrics-server';
 import { HorizontalPodAutoscalerController } from './hpa';

@@ -6,19 +6,19 @@
 // v0.6: list items without kind/apiVersion, metadata with the object's labels and a
 // creationTimestamp of now, cpu in nanocores, memory in Ki, a 15 s window (its default
 // --metric-resolution).
-import type { ApiRequest, ApiResponse } from '../types';
+import type { ApiRequest, ApiResponse } from '../meta/types';
 import type { Obj } from '../registry/objects';
-import type { ResourceInfo } from '../registry/types';
+import type { ResourceInfo } from '../schema/resource-info';
 import type { AggregatedApi } from '../server/aggregated-api';
-import type { RequestInfo } from '../server/requestinfo';
-import { ApiError, badRequest, methodNotAllowed, notAcceptable, pathNotFound } from '../server/status';
-import { encodeValue, errorToResponse } from '../server/respond';
-import { negotiateOutput } from '../server/negotiation';
-import type { OutputFormat } from '../server/output';
+import type { RequestInfo } from '../meta/requestinfo';
+import { ApiError, badRequest, methodNotAllowed, notAcceptable, pathNotFound } from '../meta/status';
+import { encodeValue, errorToResponse } from '../handlers/respond';
+import { negotiateOutput } from '../handlers/negotiation';
+import type { OutputFormat } from '../meta/output';
 import type { ServedResource } from '../registry/catalog';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
-import { matchesLabels, parseLabelSelector, type LabelSelector } from '../registry/selectors/labels';
-import { matchesFields, parseFieldSelector, type FieldSelector } from '../registry/selectors/fields';
+import { matchesLabels, parseLabelSelector, type LabelSelector } from '../selectors/labels';
+import { matchesFields, parseFieldSelector, type FieldSelector } from '../selectors/fields';
 import { rfc3339Seconds } from './clock';
 import type { Controller, ControllerContext } from './controller';
 import type { Informer } from './informer';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deployment, startCluster, type ClusterTest } from './testing';
+import { deployment, startCluster, type ClusterTest } from '../testing/controllers';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {

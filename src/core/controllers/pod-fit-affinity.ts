@@ -4,7 +4,7 @@
 // attempt (PreFilter), then each node is checked against them (Filter). Preferred terms only
 // weigh in kube's scoring, which this scheduler leaves out (decision 0035).
 import type { Obj } from '../registry/objects';
-import { labelSelectorFromObject, matchesLabels, type LabelSelector, type Labels } from '../registry/selectors/labels';
+import { labelSelectorFromObject, matchesLabels, type LabelSelector, type Labels } from '../selectors/labels';
 
 export const AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
 export const ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";

@@ -3,8 +3,8 @@
 // refused by the first that fails), as functions of a pod and a node with the pods already on it. Each refusal is worded as the plugin words it, because the
 // FailedScheduling message counts nodes per reason.
 import type { Obj } from '../registry/objects';
-import { parseQuantity } from '../registry/validation/quantity';
-import { labelSelectorFromObject, matchesLabels, requirementMatches } from '../registry/selectors/labels';
+import { parseQuantity } from '../validation/quantity';
+import { labelSelectorFromObject, matchesLabels, requirementMatches } from '../selectors/labels';
 import type { InterPodAffinity } from './pod-fit-affinity';
 import type { PodVolumes } from './pod-fit-volumes';
 

@@ -4,10 +4,10 @@
 // errors when there is none, follow the kubelet's validateContainerLogStatus; the options
 // (tailLines, limitBytes, timestamps, sinceSeconds/sinceTime, previous) are applied as the
 // kubelet applies them. The apiserver relays a kubelet error as a 400 with its text.
-import type { ApiResponse } from '../types';
+import type { ApiResponse } from '../meta/types';
 import type { Obj } from '../registry/objects';
 import type { KubeletLogs, PodLogOptions } from '../handlers/pod-logs';
-import { ApiError } from '../server/status';
+import { ApiError } from '../meta/status';
 import { newUuid } from '../registry/uuid';
 import type { Clock } from './clock';
 import { failureModeOfImage } from './kubelet-failures';

@@ -4,7 +4,7 @@
 // every requested access mode, and — on the scheduler's path — a node affinity the node meets.
 // Among those, the one with the fewest access modes, then the smallest.
 import type { Obj } from '../registry/objects';
-import { labelSelectorFromObject, matchesLabels } from '../registry/selectors/labels';
+import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { milli } from './pod-fit';
 
 export const ANN_BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';

@@ -3,7 +3,7 @@
 // reports replicas, fullyLabeledReplicas, readyReplicas, availableReplicas and
 // observedGeneration. Writes as `system:serviceaccount:kube-system:replicaset-controller`.
 import type { Obj } from '../registry/objects';
-import { labelSelectorFromObject, matchesLabels } from '../registry/selectors/labels';
+import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { EventRecorder } from './events';

@@ -2,7 +2,7 @@
 // selector and the port each Service port reaches on each pod (a number, or a named container
 // port looked up in the pod, as podutil.FindPort does).
 import type { Obj } from '../registry/objects';
-import { labelSelectorFromObject, matchesLabels } from '../registry/selectors/labels';
+import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { isPodReady } from './pods';
 
 export interface Backend {

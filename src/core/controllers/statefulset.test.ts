@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCluster, type ClusterTest } from './testing';
+import { startCluster, type ClusterTest } from '../testing/controllers';
 import { watchPods } from './deployment-invariants';
-import { collectStream } from '../server/testing';
+import { collectStream } from '../testing/api-server';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {

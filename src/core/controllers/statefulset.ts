@@ -5,7 +5,7 @@
 // the highest ordinal down to the partition (or none with OnDelete), and the set's status.
 // Writes as `system:serviceaccount:kube-system:statefulset-controller`.
 import { clone, type Obj } from '../registry/objects';
-import { labelSelectorFromObject, matchesLabels } from '../registry/selectors/labels';
+import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { REVISION_HASH_LABEL, RevisionWriter, equalRevision, hashRevisionData, newRevisionObject, nextRevision, ownedRevisions, sortRevisions, templatePatch } from './controller-revision';

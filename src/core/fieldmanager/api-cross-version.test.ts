@@ -4,7 +4,7 @@
 // from spec.targetCPUUtilizationPercentage to spec.metrics) and a CRD's v1 and v2 conflict as
 // they do on kube-apiserver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestServer, statusOf, type Reply, type TestClient } from '../server/testing';
+import { eventually, startTestServer, statusOf, type Reply, type TestClient } from '../testing/api-server';
 
 const APPLY = 'application/apply-patch+yaml';
 let c: TestClient;

@@ -17,8 +17,8 @@
 //     an update that resets managedFields (`[]`) leaves the object untracked the same way.
 // Seeded: FUZZ_SEED=<n> FUZZ_STEPS=<n> replays or widens a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MERGE_PATCH, startTestServer, type TestClient } from '../server/testing';
-import { Rand } from '../server/testing-fuzz';
+import { MERGE_PATCH, startTestServer, type TestClient } from '../testing/api-server';
+import { Rand } from '../testing/fuzz';
 
 const SEEDS = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : [1, 2, 3];
 const STEPS = Number(process.env.FUZZ_STEPS ?? 300);

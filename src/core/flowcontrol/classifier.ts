@@ -4,7 +4,7 @@
 // first one that covers every request — so a request only checks that short list: the default
 // admin (system:masters) and ordinary service accounts resolve without looking at the request.
 import type { UserInfo } from '../auth/rbac/types';
-import type { RequestInfo } from '../server/requestinfo';
+import type { RequestInfo } from '../meta/requestinfo';
 import type { Obj } from '../registry/objects';
 import { compareFlowSchemas, coversEverything, matchesRequest, matchesSubjects, type PolicyRule } from './match';
 

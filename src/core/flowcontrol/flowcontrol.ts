@@ -5,14 +5,14 @@
 // Nothing is queued or rejected: the playground has no concurrency to share out.
 import type { RegistryContext, ResourceHooks } from '../registry/context';
 import { addAfterHooks, runInBackground } from '../registry/context';
-import { kindKey } from '../registry/kinds/kind-spec';
+import { kindKey } from '../registry/kind-spec';
 import type { ServedResource } from '../registry/catalog';
 import type { Obj } from '../registry/objects';
 import type { StoreEvent, WatchHandle } from '../storage/types';
 import type { UserInfo } from '../auth/rbac/types';
-import type { RequestInfo } from '../server/requestinfo';
-import type { ApiResponse } from '../types';
-import { ensureFlowControlConfiguration, flowcontrolResource, FLOWCONTROL_GROUP } from '../registry/resources/flowcontrol-bootstrap';
+import type { RequestInfo } from '../meta/requestinfo';
+import type { ApiResponse } from '../meta/types';
+import { ensureFlowControlConfiguration, flowcontrolResource, FLOWCONTROL_GROUP } from '../kinds/flowcontrol-bootstrap';
 import { Classifier, type Classification } from './classifier';
 import { danglingUpToDate, desiredDangling, writeDangling } from './dangling-status';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { requestInfo } from '../server/requestinfo';
+import { requestInfo } from '../meta/requestinfo';
 import { compareFlowSchemas, coversEverything, matchesRequest, matchesSubjects } from './match';
 import { Classifier } from './classifier';
-import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from '../registry/resources/flowcontrol-bootstrap-objects';
+import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from '../kinds/flowcontrol-bootstrap-objects';
 import type { Obj } from '../registry/objects';
 
 const info = (method: string, url: string) => {

@@ -3,7 +3,7 @@
 // name; a schema matches when one of its rules has a subject that is the user and a resource
 // rule (resource requests) or non-resource rule (everything else) that covers the request.
 import type { UserInfo } from '../auth/rbac/types';
-import type { RequestInfo } from '../server/requestinfo';
+import type { RequestInfo } from '../meta/requestinfo';
 import type { Obj } from '../registry/objects';
 
 const SA_PREFIX = 'system:serviceaccount:';

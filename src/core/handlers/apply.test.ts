@@ -2,7 +2,7 @@
 // configuration against the URL, YAML decoding, and the typed-conversion errors kube answers
 // with 500. Driven through the in-process server so routing and Status rendering are real.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configMap, deployment, failure, startTestServer, statusOf, uniqueName, type Reply, type TestClient } from '../server/testing';
+import { configMap, deployment, failure, startTestServer, statusOf, uniqueName, type Reply, type TestClient } from '../testing/api-server';
 
 const APPLY = 'application/apply-patch+yaml';
 const CM = '/api/v1/namespaces/default/configmaps';

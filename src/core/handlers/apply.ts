@@ -1,12 +1,12 @@
 // Server-side apply: PATCH with application/apply-patch+yaml. Creates the object when missing
 // (201), otherwise merges the applied configuration (200), with field ownership and conflicts
 // from the field-management engine.
-import type { ApiResponse } from '../types';
-import { queryFlag, type RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
-import { ApiError, badRequest, conflict } from '../server/status';
+import type { ApiResponse } from '../meta/types';
+import { queryFlag, type RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
+import { ApiError, badRequest, conflict } from '../meta/status';
 import { createObject, updateObject } from '../registry/store';
-import { encodeValue, objectResponse } from '../server/respond';
+import { encodeValue, objectResponse } from './respond';
 import { subresourceView, type SubresourceView } from '../registry/subresource-view';
 import { bodyText } from '../codec/json';
 import { tooDeepAt } from '../codec/json-scan';
@@ -16,8 +16,8 @@ import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, t
 import { ignoredFieldsFor, schemaRootFor, versionConverterFor } from '../registry/managed-fields';
 import { badRequestInvalid } from './options';
 import { schemaContext } from './body';
-import { GoTypeChecker } from '../registry/fieldvalidation/go-types';
-import { requestAttributes } from '../admission/request-attributes';
+import { GoTypeChecker } from '../validation/fieldvalidation/go-types';
+import { requestAttributes } from './admission-attributes';
 import { clone, rfc3339, type Obj } from '../registry/objects';
 import { objectKey, type ServedResource } from '../registry/catalog';
 import type { RegistryContext } from '../registry/context';

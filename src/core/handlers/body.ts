@@ -1,15 +1,15 @@
 // Request bodies: JSON (default) or YAML into an object for the resource, with apiVersion/kind
 // checks and fieldValidation (Strict/Warn/Ignore) against the kind's schema; DeleteOptions.
-import type { RequestContext } from '../server/context';
-import { badRequest, unsupportedMediaType } from '../server/status';
+import type { RequestContext } from './context';
+import { badRequest, unsupportedMediaType } from '../meta/status';
 import { decodeErrorMessage, parseJsonBody, bodyText } from '../codec/json';
 import { MAX_NESTING } from '../codec/json-scan';
 import { parseYaml, yamlDuplicateKeyErrors } from '../codec/yaml';
 import { parseContentType, unsupportedMediaTypeMessage } from '../codec/negotiate';
-import { applyDirective, checkFields, parseDirective } from '../registry/fieldvalidation/strict';
-import type { FieldCheckInput, } from '../registry/fieldvalidation/strict';
-import type { FieldValidationDirective, SchemaContext } from '../registry/fieldvalidation/types';
-import { customMetadataTypeError, GoTypeChecker } from '../registry/fieldvalidation/go-types';
+import { applyDirective, checkFields, parseDirective } from '../validation/fieldvalidation/strict';
+import type { FieldCheckInput, } from '../validation/fieldvalidation/strict';
+import type { FieldValidationDirective, SchemaContext } from '../validation/fieldvalidation/types';
+import { customMetadataTypeError, GoTypeChecker } from '../validation/fieldvalidation/go-types';
 import { definitions } from '../schema';
 import type { Obj } from '../registry/objects';
 import { decodeProtobufObject, NoProtobufForm, ProtobufError } from '../codec/protobuf';

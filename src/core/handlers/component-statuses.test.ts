@@ -1,10 +1,10 @@
 // componentstatuses through the API: what kube-apiserver v1.23 answers when its scheduler and
 // controller-manager are not running and etcd is healthy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, TABLE_V1, type TestClient } from '../server/testing';
+import { startTestServer, TABLE_V1, type TestClient } from '../testing/api-server';
 import { decodeProtobufObject } from '../codec/protobuf';
-import { bodyBytes } from '../types';
-import { refusedDialMessage } from '../registry/resources/component-statuses';
+import { bodyBytes } from '../meta/types';
+import { refusedDialMessage } from '../kinds/component-statuses';
 
 const CS = '/api/v1/componentstatuses';
 const WARNING = '299 - "v1 ComponentStatus is deprecated in v1.19+"';

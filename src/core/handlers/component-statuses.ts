@@ -2,17 +2,17 @@
 // list, answering objects made up per request (registry/resources/component-statuses.ts) in any
 // negotiated format, with the selectors applied to them. The dispatcher has already added the
 // deprecation warning, which every answer of its handlers carries, errors included.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
-import type { RequestInfo } from '../server/requestinfo';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
+import type { RequestInfo } from '../meta/requestinfo';
 import type { ServedResource } from '../registry/catalog';
-import { ApiError, methodNotAllowed, pathNotFound } from '../server/status';
-import { encodeValue, objectResponse } from '../server/respond';
+import { ApiError, methodNotAllowed, pathNotFound } from '../meta/status';
+import { encodeValue, objectResponse } from './respond';
 import { makePredicate } from '../registry/predicate';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import type { Obj } from '../registry/objects';
-import { componentStatuses, componentStatusNamed } from '../registry/resources/component-statuses';
+import { componentStatuses, componentStatusNamed } from '../kinds/component-statuses';
 
 export function isComponentStatuses(r: ServedResource): boolean {
   return r.info.group === '' && r.info.resource === 'componentstatuses' && !r.info.custom;

@@ -2,7 +2,7 @@
 // (storage/etcd3 decodeContinue): base64url without padding of the JSON `{"v","rv","start"}`,
 // decoded by encoding/json into a struct with an int64 `rv`, every failure a 400
 // `invalid continue token: continue key is not valid: ...` worded as Go words it.
-import { badRequest } from '../server/status';
+import { badRequest } from '../meta/status';
 import { scanJson, JsonSyntaxError, type JsonNode } from '../codec/json-scan';
 
 const utf8 = new TextEncoder();

@@ -5,10 +5,10 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../api';
-import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { createMemoryBackend } from '../storage/memory-backend';
 import { createIdbBackend } from '../../backends/idb/idb-backend';
 import type { KvBackend } from '../storage/types';
-import { call, sleep } from '../server/testing-watch';
+import { call, sleep } from '../testing/watch';
 
 const idbFactory = new IDBFactory();
 let dbCounter = 0;

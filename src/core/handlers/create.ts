@@ -1,12 +1,12 @@
 // POST: create an object (201), or answer a virtual resource (reviews) without storing it.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
 import { createObject } from '../registry/store';
-import { objectResponse } from '../server/respond';
+import { objectResponse } from './respond';
 import { decodeObjectBody } from './body';
 import { fieldOwner, parseDryRun } from './options';
-import { requestAttributes } from '../admission/request-attributes';
+import { requestAttributes } from './admission-attributes';
 
 export async function handleCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const dryRun = parseDryRun(rc.query.getAll('dryRun'));

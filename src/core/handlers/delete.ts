@@ -1,16 +1,16 @@
 // DELETE of one object and of a collection. DeleteOptions come from the body (JSON) or the query.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
-import { badRequest, ApiError } from '../server/status';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
+import { badRequest, ApiError } from '../meta/status';
 import { deleteObject, type DeleteOptions } from '../registry/store';
-import { encodeValue, objectResponse } from '../server/respond';
+import { encodeValue, objectResponse } from './respond';
 import { badRequestInvalid, parseDryRun } from './options';
 import { readList } from './list';
 import { parseStored, type Obj } from '../registry/objects';
 import { decodeDeleteOptionsBody } from './body';
-import { queryOptionalBool } from '../server/query-bool';
-import { requestAttributes } from '../admission/request-attributes';
+import { queryOptionalBool } from '../meta/query-bool';
+import { requestAttributes } from './admission-attributes';
 
 const PROPAGATION = ['Orphan', 'Background', 'Foreground'];
 

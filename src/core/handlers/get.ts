@@ -1,12 +1,12 @@
 // GET of one object (and of its status subresource, which answers the same object).
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
-import { notFound } from '../server/status';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
+import { notFound } from '../meta/status';
 import { objectKey } from '../registry/catalog';
 import { StorageError } from '../storage/types';
 import { awaitRevision, parseResourceVersion, tooOld } from './resourceversion';
-import { objectResponse } from '../server/respond';
+import { objectResponse } from './respond';
 
 export async function handleGet(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const { reg, r, info, query } = rc;

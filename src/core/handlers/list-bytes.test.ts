@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KV } from '../storage/types';
-import { bodyBytes } from '../types';
+import { bodyBytes } from '../meta/types';
 import { itemBytes, joinBytes, KeptPages, listBody, MIN_KEPT_PAGE_ITEMS } from './list-bytes';
 
 const dec = new TextDecoder();

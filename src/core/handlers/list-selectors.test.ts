@@ -3,7 +3,7 @@
 // selectors are a 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../api';
-import { call } from '../server/testing-watch';
+import { call } from '../testing/watch';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 let api: ApiServer;

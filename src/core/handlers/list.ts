@@ -1,17 +1,17 @@
 // LIST: label/field selectors, limit/continue paging from one snapshot, and the
 // resourceVersion × resourceVersionMatch matrix of kube-apiserver v1.23.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
-import { ApiError, badRequest, expired } from '../server/status';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
+import { ApiError, badRequest, expired } from '../meta/status';
 import { listPrefix } from '../registry/catalog';
 import { makePredicate } from '../registry/predicate';
 import { servedPredicate, servedText } from '../registry/conversion';
 import { StorageError, type KV, type RangeResult } from '../storage/types';
 import { awaitRevision, decodeContinue, encodeContinue, parseResourceVersion, CONTINUE_EXPIRED_MESSAGE } from './resourceversion';
 import { withTypeMeta, type Obj } from '../registry/objects';
-import { baseHeaders, encodeValue, JSON_TYPE, prettyResponse } from '../server/respond';
-import { indentJson } from '../server/pretty';
+import { baseHeaders, encodeValue, JSON_TYPE, prettyResponse } from './respond';
+import { indentJson } from './pretty';
 import { listBody } from './list-bytes';
 import { buildTable, toPartialObjectMetadata } from '../codec/table';
 import { toYaml } from '../codec/yaml';

@@ -1,5 +1,5 @@
 // Query options shared by the write verbs.
-import { ApiError, invalid } from '../server/status';
+import { ApiError, invalid } from '../meta/status';
 import { managerFromUserAgent } from '../fieldmanager';
 import { goQuote } from '../codec/go-quote';
 import type { FieldOwner } from '../registry/managed-fields';

@@ -1,19 +1,19 @@
 // PATCH: JSON merge patch and JSON patch on any resource (and its status/scale). Strategic
 // merge patch and server-side apply come with the field-management engine.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
-import { badRequest, unsupportedMediaType } from '../server/status';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
+import { badRequest, unsupportedMediaType } from '../meta/status';
 import { updateObject } from '../registry/store';
-import { objectResponse } from '../server/respond';
+import { objectResponse } from './respond';
 import { badRequestInvalid, fieldOwner, parseDryRun } from './options';
 import { handleApply } from './apply';
 import { handleViewUpdate } from './scale';
 import { subresourceView } from '../registry/subresource-view';
-import { applyJsonPatch, applyMergePatch, parsePatchBody } from '../registry/patch';
+import { applyJsonPatch, applyMergePatch, parsePatchBody } from '../patch';
 import type { Obj } from '../registry/objects';
-import { applyStrategicMergePatch } from '../registry/patch/strategic';
-import { requestAttributes } from '../admission/request-attributes';
+import { applyStrategicMergePatch } from '../patch/strategic';
+import { requestAttributes } from './admission-attributes';
 import { patchedObjectDecoder } from './patched-object';
 
 

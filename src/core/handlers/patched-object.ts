@@ -7,10 +7,10 @@
 // into warnings, Ignore drops them silently. (For a strategic merge patch kube prints the patch
 // instead of the patched object, in Go's map syntax, and words type errors as its converter does;
 // we print the patched object and Go's decoder wording for every patch type.)
-import type { RequestContext } from '../server/context';
-import { invalid } from '../server/status';
-import { applyDirective, checkFields } from '../registry/fieldvalidation/strict';
-import { customMetadataTypeError, GoTypeChecker } from '../registry/fieldvalidation/go-types';
+import type { RequestContext } from './context';
+import { invalid } from '../meta/status';
+import { applyDirective, checkFields } from '../validation/fieldvalidation/strict';
+import { customMetadataTypeError, GoTypeChecker } from '../validation/fieldvalidation/go-types';
 import { fieldValidationDirective, schemaContext } from './body';
 import { clone } from '../registry/objects';
 import { goJson } from '../fieldmanager/value';

@@ -9,9 +9,9 @@
 //   - a pod bound to a node needs that Node object (404) with an address (kube's 500 otherwise),
 //     and then the kubelet at <address>:10250, which nothing here serves: the dial fails as it
 //     does against a node whose kubelet is down.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import { ApiError, badRequest } from '../server/status';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import { ApiError, badRequest } from '../meta/status';
 import { getObject } from '../registry/store';
 import type { Obj } from '../registry/objects';
 import { newUuid } from '../registry/uuid';

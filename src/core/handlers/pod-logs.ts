@@ -1,10 +1,10 @@
 // pods/log options as kube-apiserver v1.23 reads and validates them (PodLogOptions from the query,
 // then ValidatePodLogOptions, before the pod is even looked up), and the hook through which a
 // simulated kubelet answers for the nodes it runs (core/controllers/pod-logs.ts).
-import type { ApiResponse } from '../types';
+import type { ApiResponse } from '../meta/types';
 import type { Obj } from '../registry/objects';
-import { badRequest, invalid, type FieldError } from '../server/status';
-import { isTrueQueryValue } from '../server/query-bool';
+import { badRequest, invalid, type FieldError } from '../meta/status';
+import { isTrueQueryValue } from '../meta/query-bool';
 
 export interface PodLogOptions {
   container: string;

@@ -8,13 +8,13 @@
 //     to a pod with that IP (503 "no endpoints available" otherwise);
 //   - a node needs its kubelet address (as for logs and exec);
 //   - then: 503 "error trying to reach service: dial tcp ...: connect: connection refused".
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import { badRequest, serviceUnavailable } from '../server/status';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import { badRequest, serviceUnavailable } from '../meta/status';
 import { getObject } from '../registry/store';
 import type { Obj } from '../registry/objects';
 import { kubeletHost } from './pod-connect';
-import { isGlobalUnicast } from '../registry/validation/ip-address';
+import { isGlobalUnicast } from '../validation/ip-address';
 
 const SCHEMES = new Set(['', 'http', 'https']);
 

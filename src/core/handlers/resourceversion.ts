@@ -4,7 +4,7 @@
 // limit, resourceVersionMatch=Exact, or a continue token) wraps the error in a 400
 // `invalid resource version: ...`; the watch cache (get, watch, any other list) returns it as an
 // error that is no API status, which kube-apiserver answers with a 500 and no reason.
-import { ApiError, badRequest, expired, timeoutError } from '../server/status';
+import { ApiError, badRequest, expired, timeoutError } from '../meta/status';
 import { StorageError, type MvccStore } from '../storage/types';
 import { goQuote } from '../codec/go-quote';
 import { parseUint64 } from '../codec/go-parse-uint';

@@ -1,15 +1,15 @@
 // Subresources served as another kind through their parent object (`scale`: an autoscaling/v1
 // Scale of the replica count): GET, PUT and PATCH through the resource's SubresourceView
 // (registry/subresource-view.ts), whichever subresource it is.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
 import { getObject, updateObject } from '../registry/store';
 import { parseStored, type Obj } from '../registry/objects';
-import { encodeValue } from '../server/respond';
+import { encodeValue } from './respond';
 import type { FieldOwner } from '../registry/managed-fields';
 import { admissionViewOf, type SubresourceView } from '../registry/subresource-view';
-import { requestAttributes } from '../admission/request-attributes';
+import { requestAttributes } from './admission-attributes';
 
 export async function handleViewGet(rc: RequestContext, out: OutputFormat, view: SubresourceView): Promise<ApiResponse> {
   const kv = await getObject(rc.reg, rc.r, rc.info.namespace, rc.info.name);

@@ -1,15 +1,15 @@
 // PUT: replace an object (or its status), create-on-update where the strategy allows it.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
 import { updateObject } from '../registry/store';
-import { objectResponse } from '../server/respond';
+import { objectResponse } from './respond';
 import { decodeObjectBody } from './body';
 import { fieldOwner, parseDryRun } from './options';
 import { clone } from '../registry/objects';
 import { handleViewUpdate } from './scale';
 import { subresourceView } from '../registry/subresource-view';
-import { requestAttributes } from '../admission/request-attributes';
+import { requestAttributes } from './admission-attributes';
 
 export async function handleUpdate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
   const dryRun = parseDryRun(rc.query.getAll('dryRun'), 'UpdateOptions');

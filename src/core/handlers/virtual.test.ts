@@ -3,9 +3,9 @@
 // sends (../shared/kubectl-wire/logs/04). Authorization is off, so every review is allowed and
 // the requester is an admin in system:masters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResponse } from '../types';
+import type { ApiResponse } from '../meta/types';
 import { decodeProtobufObject, encodeProtobufObject } from '../codec/protobuf';
-import { failure, startTestServer, type TestClient } from '../server/testing';
+import { failure, startTestServer, type TestClient } from '../testing/api-server';
 
 const PB = 'application/vnd.kubernetes.protobuf';
 const KUBECTL_ACCEPT = `${PB},application/json`;

@@ -1,20 +1,20 @@
 // Virtual resources: POST-only endpoints that answer without storing anything (access reviews,
 // who-am-i, token requests) and the pod subresources that act on the pod (eviction, binding).
 // With authorization off (the default) the requester is an admin in system:masters.
-import type { ApiResponse } from '../types';
-import type { RequestContext } from '../server/context';
-import type { OutputFormat } from '../server/output';
-import { badRequest, conflict, invalid, methodNotAllowed } from '../server/status';
-import { encodeValue, objectResponse } from '../server/respond';
+import type { ApiResponse } from '../meta/types';
+import type { RequestContext } from './context';
+import type { OutputFormat } from '../meta/output';
+import { badRequest, conflict, invalid, methodNotAllowed } from '../meta/status';
+import { encodeValue, objectResponse } from './respond';
 import { decodeObjectBody } from './body';
 import { getObject, updateObject } from '../registry/store';
-import { evictPod } from '../registry/resources/pdb-eviction';
+import { evictPod } from '../kinds/pdb-eviction';
 import { rfc3339, type Obj } from '../registry/objects';
 import { parseDryRun } from './options';
 import { requestAuthorizer, requestUser } from '../auth/request-user';
 import { serviceAccountTokens, TOKEN_ISSUER } from '../auth/service-account-tokens';
 import { accessReviewStatus, reviewAttributes, rulesReviewStatus, specUser } from '../auth/reviews';
-import { requestAttributes } from '../admission/request-attributes';
+import { requestAttributes } from './admission-attributes';
 import { admitSubresourceCreate, BINDING_KIND, EVICTION_KIND, typedSubresourceObject, type SubresourceCreate } from '../admission/webhooks/subresource-create';
 import type { GVK } from '../admission/webhooks/review';
 

@@ -5,10 +5,10 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../api';
-import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { createMemoryBackend } from '../storage/memory-backend';
 import { createIdbBackend } from '../../backends/idb/idb-backend';
 import type { KvBackend } from '../storage/types';
-import { call, sleep, startWatch, type WatchReader } from '../server/testing-watch';
+import { call, sleep, startWatch, type WatchReader } from '../testing/watch';
 
 const idbFactory = new IDBFactory();
 let dbCounter = 0;
@@ -183,7 +183,7 @@ describe('watch lifetime', () => {
   it('the server ends watches after maxWatchSeconds on its own', async () => {
     const capped = await createApiServer({ maxWatchSeconds: 1 });
     try {
-      const w = new (await import('../server/testing-watch')).WatchReader((await call(capped, 'GET', `${CM}?watch=1&timeoutSeconds=600`)).stream!);
+      const w = new (await import('../testing/watch')).WatchReader((await call(capped, 'GET', `${CM}?watch=1&timeoutSeconds=600`)).stream!);
       await w.waitForEnd(3000);
       expect(w.events.every((e) => e.type !== 'ERROR')).toBe(true);
     } finally {

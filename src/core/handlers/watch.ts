@@ -1,19 +1,19 @@
 // WATCH: a chunked stream of {"type","object"} lines (or protobuf frames later), starting from the
 // state or revision the request names, with bookmarks, timeouts, selector transitions and 410
 // for revisions older than the history window.
-import type { ApiResponse, ApiStream, StreamSink } from '../types';
-import type { RequestContext } from '../server/context';
-import { queryFlag } from '../server/context';
-import { isTrueQueryValue } from '../server/query-bool';
-import type { OutputFormat } from '../server/output';
-import { badRequest, ApiError } from '../server/status';
+import type { ApiResponse, ApiStream, StreamSink } from '../meta/types';
+import type { RequestContext } from './context';
+import { queryFlag } from './context';
+import { isTrueQueryValue } from '../meta/query-bool';
+import type { OutputFormat } from '../meta/output';
+import { badRequest, ApiError } from '../meta/status';
 import { listPrefix } from '../registry/catalog';
 import { makePredicate, type Predicate } from '../registry/predicate';
 import { servedPredicate, servedText } from '../registry/conversion';
 import { StorageError, type StoreEvent, type WatchHandle } from '../storage/types';
 import { parseResourceVersion, tooOld } from './resourceversion';
 import { encodeJsonLine, eventObjectText, jsonLine, type WatchEventType } from './watchframes';
-import { baseHeaders } from '../server/respond';
+import { baseHeaders } from './respond';
 import { buildTable } from '../codec/table';
 import { typeMetaPrefix, withTypeMeta, type Obj } from '../registry/objects';
 import { encodeWatchFrame } from '../codec/protobuf';

@@ -6,7 +6,7 @@
 import type { RegistryContext } from './context';
 import type { ServedResource } from './catalog';
 import type { Obj } from './objects';
-import type { AdmissionAttributes } from '../admission/attributes';
+import type { AdmissionAttributes } from './admission-attributes';
 
 /** A check to run inside the update's transaction, on the object about to be written. */
 export type UpdateCheck = (next: Obj, old: Obj) => void;

@@ -1,8 +1,8 @@
 // Which resources are served right now: the built-ins plus the custom resources of established
 // CRDs. Discovery and OpenAPI are rebuilt from here when `generation` changes.
-import type { ResourceInfo } from './types';
+import type { ResourceInfo } from '../schema/resource-info';
 import { strategyFor, type Strategy } from './strategy';
-import { specFor, type KindSpec } from './kinds';
+import { specFor, type KindSpec } from '../kinds';
 import { codecFor, storageKeyPrefix, type VersionCodec } from './conversion';
 import { ConvertedTexts } from './converted-texts';
 

@@ -3,12 +3,12 @@ import type { KubeletLogs } from '../handlers/pod-logs';
 import type { MvccStore } from '../storage/types';
 import type { Catalog, ServedResource } from './catalog';
 import type { Obj } from './objects';
-import type { FieldError } from '../server/status';
-import type { AdmissionAttributes } from '../admission/attributes';
+import type { FieldError } from '../meta/status';
+import type { AdmissionAttributes } from './admission-attributes';
 import type { WebhookRequest } from '../admission/webhooks/dispatch';
 import { CUSTOM_RESOURCES, type WriteHooks } from './write-hooks';
 import type { AdmissionPlugin } from './admission-plugin';
-import { kindKey } from './kinds/kind-spec';
+import { kindKey } from './kind-spec';
 
 /** Something a hook took (an IP, a port) that must be given back if the write does not happen. */
 export interface Reservation {

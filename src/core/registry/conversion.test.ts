@@ -1,8 +1,8 @@
 // One object, every served version: objects written through one version are read, listed,
 // watched, patched and deleted through the others, converted by the API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from '../server/testing';
-import { startWatch } from '../server/testing-watch';
+import { startTestServer, type TestClient } from '../testing/api-server';
+import { startWatch } from '../testing/watch';
 import { Catalog } from './catalog';
 import { builtinResources } from '../schema';
 

@@ -6,11 +6,11 @@
 // defaults get a codec too: reads apply those defaults, as kube's storage decoder does.
 import { convert, convertBodyOwned, needsConversion, parseApiVersion } from '../versions/index';
 import { managedFieldsSpan } from './managed-fields-span';
-import type { ResourceInfo } from './types';
+import type { ResourceInfo } from '../schema/resource-info';
 import type { KV } from '../storage/types';
 import { toStoredText, type Obj } from './objects';
 import { ConvertedTexts } from './converted-texts';
-import { defaultStoredCustomObject } from './crd/defaults';
+import { defaultStoredCustomObject } from './structural-defaults';
 
 export interface VersionCodec {
   /**

@@ -13,7 +13,7 @@
 // few lists Go declares without omitempty stay; structs such as `resources: {}` are not maps).
 // Kinds with neither get no tree and cost nothing per write.
 import { definitions, refName, type SchemaNode } from '../schema';
-import { canonicalQuantity, parseQuantity } from './validation';
+import { canonicalQuantity, parseQuantity } from '../validation';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 

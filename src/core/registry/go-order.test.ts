@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { goOrderOf, inGoOrder, toGoForm } from './go-order';
 import { toStoredText } from './objects';
-import { startTestServer, MERGE_PATCH } from '../server/testing';
+import { startTestServer, MERGE_PATCH } from '../testing/api-server';
 
 const keys = (o: unknown) => Object.keys(o as object);
 

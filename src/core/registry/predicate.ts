@@ -3,10 +3,10 @@
 // selector is answered from the key alone.
 import type { KV } from '../storage/types';
 import type { ServedResource } from './catalog';
-import { badRequest } from '../server/status';
-import { isEverything, matchesLabels, parseLabelSelector, type LabelSelector } from './selectors/labels';
-import { convertFieldSelector, matchesFields, parseFieldSelector, type FieldSelector } from './selectors/fields';
-import { fieldsFor } from './selectors/field-sets';
+import { badRequest } from '../meta/status';
+import { isEverything, matchesLabels, parseLabelSelector, type LabelSelector } from '../selectors/labels';
+import { convertFieldSelector, matchesFields, parseFieldSelector, type FieldSelector } from '../selectors/fields';
+import { fieldsFor } from '../selectors/field-sets';
 
 export interface Predicate {
   /** No selector at all: every object matches (and counts are exact). */

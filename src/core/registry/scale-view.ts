@@ -2,7 +2,7 @@
 // built-ins' spec.replicas/status.replicas, or a CRD's declared paths).
 import type { ServedResource } from './catalog';
 import { clone, type Obj } from './objects';
-import { badRequest, invalid } from '../server/status';
+import { badRequest, invalid } from '../meta/status';
 import type { SubresourceView } from './subresource-view';
 
 interface ScalePaths {

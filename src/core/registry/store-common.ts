@@ -2,15 +2,15 @@
 // API errors, reading one object, NamespaceLifecycle, and the checks every written object passes
 // (body shape, namespace, validation, size).
 import { StorageError, type KV } from '../storage/types';
-import { ApiError, alreadyExists, badRequest, forbidden, invalid, notFound, requestEntityTooLarge, type FieldError } from '../server/status';
+import { ApiError, alreadyExists, badRequest, forbidden, invalid, notFound, requestEntityTooLarge, type FieldError } from '../meta/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
 import type { Obj } from './objects';
-import { validateObjectMeta, validateObjectMetaUpdate } from './validation';
-import { defaultCustomObject } from './crd/defaults';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../validation';
+import { defaultCustomObject } from './structural-defaults';
 import { toDecodedForm } from './decoded-form';
 import { toGoForm } from './go-order';
-import type { AdmissionAttributes } from '../admission/attributes';
+import type { AdmissionAttributes } from './admission-attributes';
 
 /** etcd's default request limit is 1.5 MiB; kube-apiserver cannot store a larger object. */
 export const MAX_OBJECT_BYTES = 1572864;

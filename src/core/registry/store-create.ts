@@ -1,14 +1,14 @@
 // The generic store's create: system fields, defaults, admission (built-in and webhooks) and
 // validation in kube-apiserver's order, then one storage create.
 import type { KV } from '../storage/types';
-import { ApiError } from '../server/status';
+import { ApiError } from '../meta/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
 import { admitCreateMutating, admitCreateValidating } from './admission-plugin';
 import { newUid, randomSuffix, rfc3339, storedTextTemplate, type Obj } from './objects';
 import { trackWrite, type FieldOwner } from './managed-fields';
 import { prepareServedTexts, storageForm } from './conversion';
-import type { AdmissionAttributes } from '../admission/attributes';
+import type { AdmissionAttributes } from './admission-attributes';
 import { toDecodedForm } from './decoded-form';
 import { applyDefaults, checkNamespace, checkSize, mapStorageError, requireObject, setNamespace, validateWrite, webhooksFor, type WriteResult } from './store-common';
 import { assignOwn } from '../codec/own-keys';

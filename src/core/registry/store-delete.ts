@@ -6,10 +6,10 @@ import { hooksFor, type RegistryContext } from './context';
 import { admitDeleteValidating } from './admission-plugin';
 import { clone, orderedMetadata, parseStored, rfc3339, toStoredText, type Obj } from './objects';
 import { storageForm } from './conversion';
-import { conflict, notFound } from '../server/status';
-import type { AdmissionAttributes } from '../admission/attributes';
+import { conflict, notFound } from '../meta/status';
+import type { AdmissionAttributes } from './admission-attributes';
 import { mapStorageError, webhooksFor } from './store-common';
-import { deletionFinalizers, orphansByDefault } from './gc/deletion-finalizers';
+import { deletionFinalizers, orphansByDefault } from './deletion-finalizers';
 
 export interface DeleteOptions {
   dryRun: boolean;

@@ -3,7 +3,7 @@
 // object with system fields kept, defaults and built-in mutating admission; its validation; and
 // what to write. The attempt remembers what it read and produced for the store to answer with.
 import type { KV, Mutation } from '../storage/types';
-import { ApiError, badRequest, conflict, invalid, notFound, OPTIMISTIC_LOCK_MESSAGE } from '../server/status';
+import { ApiError, badRequest, conflict, invalid, notFound, OPTIMISTIC_LOCK_MESSAGE } from '../meta/status';
 import { parseUint64 } from '../codec/go-parse-uint';
 import type { ServedResource } from './catalog';
 import type { RegistryContext, Reservation, ResourceHooks } from './context';
@@ -11,11 +11,11 @@ import { clone, deepEqual, parseStored, rfc3339, storedTextTemplate, type Obj } 
 import { trackWrite, type FieldOwner } from './managed-fields';
 import { storageForm } from './conversion';
 import { admitUpdateMutating } from './admission-plugin';
-import type { AdmissionAttributes } from '../admission/attributes';
+import type { AdmissionAttributes } from './admission-attributes';
 import type { UpdateSteps } from '../admission/webhooks/guaranteed-update';
 import { applyDefaults, checkSize, requireObject, setNamespace, validateWrite } from './store-common';
 import { toGoForm } from './go-order';
-import { approvalUpdate } from './resources/certificate-signing-requests';
+import { approvalUpdate } from '../kinds/certificate-signing-requests';
 
 /** What the steps need of the store's UpdateOptions. */
 export interface StepOptions {

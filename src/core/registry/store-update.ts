@@ -1,13 +1,13 @@
 // The generic store's update: create-on-update where allowed, then the read-modify-write of
 // store-update-steps — one synchronous storage transaction, or, when webhooks apply, the
 // optimistic read-admit-commit loop of admission/webhooks/guaranteed-update.
-import { ApiError } from '../server/status';
+import { ApiError } from '../meta/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
 import { prepareUpdateValidating } from './admission-plugin';
 import { orderedMetadata, type Obj } from './objects';
 import type { FieldOwner } from './managed-fields';
-import type { AdmissionAttributes } from '../admission/attributes';
+import type { AdmissionAttributes } from './admission-attributes';
 import type { AdmissionView } from '../admission/webhooks/view';
 import { updateWithWebhooks } from '../admission/webhooks/guaranteed-update';
 import { mapStorageError, webhooksFor, type WriteResult } from './store-common';

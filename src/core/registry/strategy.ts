@@ -2,9 +2,9 @@
 // RESTUpdateStrategy): which kinds track metadata.generation, which may be created by PUT, which
 // require a resourceVersion on update, and how create resets status. The per-kind facts come
 // from the kind's spec (kinds/); this file turns them into the store's questions.
-import type { ResourceInfo } from './types';
+import type { ResourceInfo } from '../schema/resource-info';
 import type { Obj } from './objects';
-import type { KindSpec } from './kinds';
+import type { KindSpec } from '../kinds';
 
 export interface Strategy {
   /** Has a status subresource: writes to the main resource keep the stored status, and vice versa. */

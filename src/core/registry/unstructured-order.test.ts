@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isCustomApiVersion, sortedDeep, withSortedTypeMeta } from './unstructured-order';
 import { storedTextTemplate, toStoredText } from './objects';
-import { startTestServer } from '../server/testing';
-import { FUZZ_CRD } from '../server/testing-fuzz';
-import { startWatch } from '../server/testing-watch';
+import { startTestServer } from '../testing/api-server';
+import { FUZZ_CRD } from '../testing/fuzz';
+import { startWatch } from '../testing/watch';
 
 describe('custom objects: keys sorted at every level, as encoding/json writes a map', () => {
   it('tells custom resources from built-in and meta.k8s.io kinds', () => {

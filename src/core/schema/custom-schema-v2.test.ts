@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceInfo } from '../registry/types';
+import type { ResourceInfo } from './resource-info';
 import { customKindSchemaV2 } from './custom-schema-v2';
 
 const widgets: ResourceInfo = {

@@ -3,7 +3,7 @@
 // cannot say "nullable", "anyOf" or "keep unknown fields", and kubectl (which validates and
 // explains from v2) treats a typed node with properties as closed: so such nodes lose their type,
 // properties or items rather than make kubectl refuse valid objects.
-import type { ResourceInfo } from '../registry/types';
+import type { ResourceInfo } from './resource-info';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // OpenAPI v3 component schemas for custom resources, synthesized from a CRD version's
 // `openAPIV3Schema` the way kube-apiserver publishes them: the user's schema plus apiVersion,
 // kind and a metadata reference to ObjectMeta, tagged with the kind's GVK.
-import type { ResourceInfo } from '../registry/types';
+import type { ResourceInfo } from './resource-info';
 
 type Json = Record<string, unknown>;
 

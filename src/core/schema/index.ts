@@ -1,6 +1,6 @@
 // The built-in schema set and resource catalog of kube-apiserver v1.23, generated from OpenAPI
 // data by scripts/gen-resources.mjs (see generated/). Everything here is read-only at run time.
-import type { ResourceInfo } from '../registry/types';
+import type { ResourceInfo } from './resource-info';
 import definitionsJson from './generated/definitions.json';
 import resourcesJson from './generated/resources.json';
 

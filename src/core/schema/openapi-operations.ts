@@ -2,7 +2,7 @@
 // operation carries `x-kubernetes-action` and a single-object `x-kubernetes-group-version-kind`,
 // and PATCH operations list `fieldValidation` — kubectl's server-side validation decision reads
 // exactly that (kubectl-wire §5.2).
-import type { ResourceInfo, SubresourceInfo } from '../registry/types';
+import type { ResourceInfo, SubresourceInfo } from './resource-info';
 
 /** How the operations refer to schemas; the caller decides the component names. */
 export interface SchemaRefs {

@@ -1,9 +1,9 @@
 // An API group served beside the built-in ones, as kube-aggregator proxies a group to an
 // APIService's backend (metrics-server's metrics.k8s.io): its resources join discovery, and its
 // requests go to its own handler after authentication and authorization, never to storage.
-import type { ApiRequest, ApiResponse } from '../types';
-import type { ResourceInfo } from '../registry/types';
-import type { RequestInfo } from './requestinfo';
+import type { ApiRequest, ApiResponse } from '../meta/types';
+import type { ResourceInfo } from '../schema/resource-info';
+import type { RequestInfo } from '../meta/requestinfo';
 
 export interface AggregatedApi {
   /** The API group the backend serves (`metrics.k8s.io`). */

@@ -1,7 +1,7 @@
 // Deprecation warnings, /metrics and audit events, through the API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from './testing';
-import { startWatch } from './testing-watch';
+import { startTestServer, type TestClient } from '../testing/api-server';
+import { startWatch } from '../testing/watch';
 import { deprecationOf } from './deprecation';
 
 let c: TestClient;

@@ -4,12 +4,12 @@
 // Watches stay open: their stream is wrapped to count events and long-running requests.
 import { requesterOfRequest, userOfRequest } from '../auth/request-user';
 import type { UserInfo } from '../auth/rbac/types';
-import { isStream, type ApiRequest, type ApiResponse, type ApiStream, type StreamSink } from '../types';
-import { parseRequest } from './requestinfo';
+import { isStream, type ApiRequest, type ApiResponse, type ApiStream, type StreamSink } from '../meta/types';
+import { parseRequest } from '../meta/requestinfo';
 import type { Catalog } from '../registry/catalog';
 import { deprecationOf } from './deprecation';
 import { ApiMetrics, requestLabels } from './metrics';
-import { recordedAuditAnnotations } from '../admission/attributes';
+import { recordedAuditAnnotations } from '../registry/admission-attributes';
 import { AuditLog, DEFAULT_AUDIT_USER, objectRefOf, responseStatusOf, type AuditEvent, type AuditUser } from './audit';
 import { newUuid } from '../registry/uuid';
 import type { StorageObserver } from '../storage/instrumented-store';

@@ -1,7 +1,7 @@
 // Audit: one audit.k8s.io/v1 Event per request at level Metadata (stage ResponseComplete; a
 // long-running request also gets ResponseStarted when its stream opens), kept in a bounded ring
 // and pushed to subscribers (the Node host's --audit-log-path writer, the page).
-import type { RequestInfo } from './requestinfo';
+import type { RequestInfo } from '../meta/requestinfo';
 
 export interface AuditUser {
   username: string;

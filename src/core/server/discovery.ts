@@ -2,7 +2,7 @@
 // aggregated `apidiscovery.k8s.io/v2` for `/api` and `/apis`, and the legacy APIVersions,
 // APIGroupList and APIResourceList. Objects are built with keys in kube-apiserver's field order
 // (its Go struct order) because clients see the bytes.
-import type { ResourceInfo, SubresourceInfo } from '../registry/types';
+import type { ResourceInfo, SubresourceInfo } from '../schema/resource-info';
 import { storageVersionHash } from '../schema/hashes';
 import { compareGroupPriority, compareVersionPriority } from '../schema/versions';
 

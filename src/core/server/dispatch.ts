@@ -2,16 +2,16 @@
 // (resolve the resource, check scope and verb, negotiate the output, call the verb's handler).
 import { noteRequestUser, requestUser, userOfRequest } from '../auth/request-user';
 import type { UserInfo } from '../auth/rbac/types';
-import type { ApiRequest, ApiResponse } from '../types';
-import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from './status';
-import { parseRequest, type RequestInfo } from './requestinfo';
-import { errorToResponse, jsonResponse as compactResponse, prettyResponse } from './respond';
-import { warningHeaderValue } from './warning-header';
-import { indentJson, isPrettyPrint } from './pretty';
+import type { ApiRequest, ApiResponse } from '../meta/types';
+import { ApiError, methodNotAllowed, notAcceptable, pathNotFound, requestEntityTooLarge } from '../meta/status';
+import { parseRequest, type RequestInfo } from '../meta/requestinfo';
+import { errorToResponse, jsonResponse as compactResponse, prettyResponse } from '../handlers/respond';
+import { warningHeaderValue } from '../handlers/warning-header';
+import { indentJson, isPrettyPrint } from '../handlers/pretty';
 import type { RegistryContext } from '../registry/context';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../handlers/context';
 import type { AccessControl } from '../auth/access';
-import { negotiateOutput, wantsAggregatedDiscovery } from './negotiation';
+import { negotiateOutput, wantsAggregatedDiscovery } from '../handlers/negotiation';
 import { deprecationOf } from './deprecation';
 import { handleGet } from '../handlers/get';
 import { handleList } from '../handlers/list';
@@ -38,7 +38,7 @@ import {
   legacyApiVersions,
 } from './discovery';
 import type { OpenApiService } from './openapi';
-import type { OutputFormat } from './output';
+import type { OutputFormat } from '../meta/output';
 import type { AggregatedApi } from './aggregated-api';
 
 /** kube-apiserver's default request body limit. */

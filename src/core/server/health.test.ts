@@ -1,6 +1,6 @@
 // /healthz, /livez, /readyz through the whole core: bodies and line format as kube-apiserver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from './testing';
+import { startTestServer, type TestClient } from '../testing/api-server';
 
 let c: TestClient;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // /healthz, /livez, /readyz with ?verbose and ?exclude=, and /<endpoint>/<check> — body and line
 // format as kube-apiserver (k8s.io/apiserver/pkg/server/healthz).
-import type { ApiResponse } from '../types';
+import type { ApiResponse } from '../meta/types';
 
 export interface HealthCheck {
   name: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IN_PROCESS_CONTROLLERS, InProcessControllers, type InProcessDeps } from './in-process-controllers';
-import { parseControllers } from './controllers-flag';
+import { parseControllers } from '../controllers/controllers-flag';
 import type { InProcessController } from '../registry/in-process-controller';
 
 const deps = { ctx: {}, saTokens: {} } as unknown as InProcessDeps;

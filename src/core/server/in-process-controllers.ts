@@ -4,15 +4,15 @@
 // set). Adding one: a class with `name`, `start()` and `stop()` in its own file, and one entry here.
 import type { RegistryContext } from '../registry/context';
 import type { InProcessController } from '../registry/in-process-controller';
-import type { LeaderControllers } from '../registry/resources/controller-leader';
-import type { ControllerSelection } from './controllers-flag';
+import type { LeaderControllers } from '../controllers/builtin/controller-leader';
+import type { ControllerSelection } from '../controllers/controllers-flag';
 import type { ServiceAccountTokens } from '../auth/service-account-tokens';
-import { LegacyTokenController } from '../auth/legacy-token-controller';
+import { LegacyTokenController } from '../controllers/builtin/legacy-token-controller';
 import { clusterCaPem } from '../auth/cluster-ca';
-import { PdbStatusController } from '../registry/resources/pdb-controller';
-import { GarbageCollector } from '../registry/gc/garbage-collector';
+import { PdbStatusController } from '../controllers/builtin/pdb-controller';
+import { GarbageCollector } from '../controllers/builtin/garbage-collector';
 import { QuotaStatusController } from '../admission/resource-quota';
-import { RootCaPublisher } from '../registry/resources/root-ca-publisher';
+import { RootCaPublisher } from '../controllers/builtin/root-ca-publisher';
 
 /** What the in-process controllers are made from. */
 export interface InProcessDeps {

@@ -4,7 +4,7 @@ import { isHiddenDeprecation, SHOW_HIDDEN_METRICS_VERSION, validateShowHiddenMet
 import { Gauge, MetricsRegistry } from './metrics-registry';
 import { ApiMetrics } from './metrics';
 import { StartupError } from './runtime-config';
-import { startTestServer } from './testing';
+import { startTestServer } from '../testing/api-server';
 
 const KUBE_MESSAGE = "--show-hidden-metrics-for-version must be omitted or have the value '1.22'. Only the previous minor version is allowed";
 

@@ -2,7 +2,7 @@
 // /metrics: request counts and latencies, deprecated APIs requested, stored objects, watch
 // events and open long-running requests.
 import { Counter, Gauge, GaugeFunc, Histogram, MetricsRegistry, type HistogramSeries, type Labels } from './metrics-registry';
-import type { RequestInfo } from './requestinfo';
+import type { RequestInfo } from '../meta/requestinfo';
 
 /** apiserver_request_duration_seconds buckets of v1.23. */
 const DURATION_BUCKETS = [

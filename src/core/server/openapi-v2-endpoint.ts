@@ -5,8 +5,8 @@
 // a 304; Content-Type is what ServeContent sniffs; bodies of 1400 bytes or more are gzipped for a
 // client that accepts gzip. Nothing is built until the first request, and the document, its
 // protobuf form, their hashes and gzipped bytes are each made once per set of served resources.
-import type { ApiRequest, ApiResponse } from '../types';
-import type { ResourceInfo } from '../registry/types';
+import type { ApiRequest, ApiResponse } from '../meta/types';
+import type { ResourceInfo } from '../schema/resource-info';
 import { buildSwagger } from './openapi-v2';
 import { swaggerToProtobuf } from './openapi-v2-proto';
 

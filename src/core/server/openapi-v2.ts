@@ -2,7 +2,7 @@
 // every served group/version, the built-in definitions, and for every served custom resource
 // version the definitions and paths kube's CRD OpenAPI controller merges in. kubectl 1.23–1.28
 // validate, explain and compute client-side apply patches (x-kubernetes-patch-strategy) from it.
-import type { ResourceInfo, SubresourceInfo } from '../registry/types';
+import type { ResourceInfo, SubresourceInfo } from '../schema/resource-info';
 import { definitions as builtinDefinitions } from '../schema';
 import { customListSchema } from '../schema/custom-schema';
 import { customKindSchemaV2 } from '../schema/custom-schema-v2';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceInfo } from '../registry/types';
+import type { ResourceInfo } from '../schema/resource-info';
 import { builtinResources } from '../schema';
 import { createOpenApiService, customSchemaKey, openApiGroupVersionPath } from './openapi';
 

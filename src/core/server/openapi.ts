@@ -2,7 +2,7 @@
 // built lazily from the resource list and cached per group/version. A document is rebuilt only
 // when the resources (or custom schemas) of its own group/version change, so adding a CRD does
 // not invalidate `api/v1`. `/openapi/v2` (one Swagger 2.0 document) is built in openapi-v2.ts.
-import type { ResourceInfo, SubresourceInfo } from '../registry/types';
+import type { ResourceInfo, SubresourceInfo } from '../schema/resource-info';
 import { definitions as builtinDefinitions, type SchemaNode } from '../schema';
 import { customComponentName, customKindSchema, customListSchema } from '../schema/custom-schema';
 import { contentHash } from '../schema/hashes';

@@ -1,7 +1,7 @@
 // kube-apiserver's --feature-gates for the gates this API implements (v1.23 stages and
 // defaults). Wording of errors and warnings follows k8s.io/component-base/featuregate: a locked
 // GA gate cannot be switched off, an unknown gate fails start-up, deprecated and GA gates warn.
-import type { ApiRequest, ApiResponse } from '../types';
+import type { ApiRequest, ApiResponse } from '../meta/types';
 import { StartupError } from './runtime-config';
 
 type Stage = 'ALPHA' | 'BETA' | 'GA' | 'Deprecated';

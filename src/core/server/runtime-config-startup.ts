@@ -1,12 +1,12 @@
 // Start-up configuration of the served API: --runtime-config filters the built-ins in the catalog
 // and --feature-gates wraps the request handler. Both fail start-up on invalid text.
-import type { ApiRequest, ApiResponse } from '../types';
+import type { ApiRequest, ApiResponse } from '../meta/types';
 import type { Catalog } from '../registry/catalog';
-import type { ResourceInfo } from '../registry/types';
+import type { ResourceInfo } from '../schema/resource-info';
 import { parseRuntimeConfig } from './runtime-config';
 import { applyFeatureGates, parseFeatureGates, type FeatureGates } from './runtime-config-gates';
-import { errorToResponse } from './respond';
-import { pathNotFound } from './status';
+import { errorToResponse } from '../handlers/respond';
+import { pathNotFound } from '../meta/status';
 
 type Handle = (req: ApiRequest) => Promise<ApiResponse>;
 

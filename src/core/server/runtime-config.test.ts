@@ -1,7 +1,7 @@
 // --runtime-config and --feature-gates: parsing, start-up failures, and what the API serves.
 import { describe, expect, it } from 'vitest';
-import { startTestServer } from './testing';
-import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { startTestServer } from '../testing/api-server';
+import { createMemoryBackend } from '../storage/memory-backend';
 import { parseFeatureGates } from './runtime-config-gates';
 import { parseRuntimeConfig } from './runtime-config';
 import { builtinResources } from '../schema';

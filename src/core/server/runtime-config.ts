@@ -2,9 +2,9 @@
 // served. `batch/v1beta1=false,api/all=true`, a value defaulting to true; `api/all` switches
 // every group/version, `api/v1` (or `api/legacy`) names the core group. Parsed at start-up: an
 // invalid entry fails it, as on a real server.
-import type { ResourceInfo } from '../registry/types';
+import type { ResourceInfo } from '../schema/resource-info';
 
-import { StartupError } from './startup-error';
+import { StartupError } from '../meta/startup-error';
 
 export { StartupError };
 

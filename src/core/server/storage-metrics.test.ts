@@ -1,7 +1,7 @@
 // /metrics' storage families as kube-apiserver v1.23 writes them: etcd_request_duration_seconds
 // per operation and Go type with kube's buckets, apiserver_storage_objects per resource.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from './testing';
+import { startTestServer, type TestClient } from '../testing/api-server';
 import { internalPackage } from './storage-types';
 
 let c: TestClient;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { createMemoryBackend } from './memory-backend';
 import { instrumentStore, type StorageOperation } from './instrumented-store';
 import { openMvccStore } from './mvcc';
 

@@ -2,7 +2,7 @@
 // memory backend (their speed is measured in bench/, not asserted here).
 
 import { describe, expect, it } from 'vitest';
-import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { createMemoryBackend } from './memory-backend';
 import { openMvccStore } from './mvcc';
 import type { MvccStore } from './types';
 

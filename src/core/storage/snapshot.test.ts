@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { createIdbBackend } from '../../backends/idb/idb-backend';
-import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { createMemoryBackend } from './memory-backend';
 import { openMvccStore } from './mvcc';
 import { snapshotOf } from './snapshot';
 import type { KvBackend, MvccStore, StoreEvent } from './types';

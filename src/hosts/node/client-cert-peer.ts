@@ -3,7 +3,7 @@
 // without rejecting bad ones during the handshake, like kube-apiserver's RequestClientCert: the
 // verdict travels with the request and the x509 authenticator answers 401 for a bad one.
 import type { TLSSocket } from 'node:tls';
-import type { ClientCertificate } from '../../core/types';
+import type { ClientCertificate } from '../../core/meta/types';
 
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../core/api';
-import type { ClientCertificate } from '../../core/types';
+import type { ClientCertificate } from '../../core/meta/types';
 import { ensureAdminClientCertificate, issueClientCertificate, loadClientCaFile, subjectOf } from './client-cert';
 import { startNodeHost, type NodeHost } from './server';
 import { ensureServingCerts, type ServingCerts } from './tls';

@@ -9,8 +9,8 @@
 // - Anything else llhttp refuses: Go's `400 Bad Request` text, the connection closed.
 import { STATUS_CODES, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ApiRequest, ApiResponse } from '../../core/types';
-import { bodyBytes, isStream } from '../../core/types';
+import type { ApiRequest, ApiResponse } from '../../core/meta/types';
+import { bodyBytes, isStream } from '../../core/meta/types';
 import { collectHeaders, originForm } from './request-adapter';
 
 /** kube-apiserver's http.Server MaxHeaderBytes. */

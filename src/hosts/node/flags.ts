@@ -4,9 +4,9 @@ import { invalidFlagArgument, parseRuntimeConfig, StartupError } from '../../cor
 import { parseFeatureGates } from '../../core/server/runtime-config-gates';
 import { validateShowHiddenMetricsVersion } from '../../core/server/metrics-hidden';
 import { parseHistoryWindow } from '../../core/server/history-window';
-import { parseControllers } from '../../core/server/controllers-flag';
+import { parseControllers } from '../../core/controllers/controllers-flag';
 import { parseDuration } from '../../core/codec/protobuf/time';
-import { canonicalQuantity, parseQuantity } from '../../core/registry/validation/quantity';
+import { canonicalQuantity, parseQuantity } from '../../core/validation/quantity';
 
 export interface HostFlags {
   port: number;

@@ -15,7 +15,7 @@ import { startNodeHost } from './server';
 import { caFiles, ensureServingCerts } from './tls';
 import { ensureAdminClientCertificate, loadClientCaFile } from './client-cert';
 import { readFile } from 'node:fs/promises';
-import { parseTokenFile, type AuthenticationOptions } from '../../core/server/authn';
+import { parseTokenFile, type AuthenticationOptions } from '../../core/auth/authn';
 import { RealClock } from '../../core/controllers/clock';
 
 /** --audit-log-path: every audit event as one JSON line, appended to the file (`-`: stdout). */

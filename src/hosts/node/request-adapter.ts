@@ -2,7 +2,7 @@
 // computed headers object for us (and so repeated headers are all kept, joined with ", ", where
 // Node's `headers` would silently drop duplicates of e.g. content-type).
 import type { IncomingMessage } from 'node:http';
-import type { ApiRequest } from '../../core/types';
+import type { ApiRequest } from '../../core/meta/types';
 import { ownValue, setOwnKey } from '../../core/codec/own-keys';
 
 /** kube-apiserver's default request body limit (3 MiB, `--max-request-bytes` default for JSON/YAML). */

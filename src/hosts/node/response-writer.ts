@@ -2,7 +2,7 @@
 // parts as one writev); ApiStream bodies go out chunked, one chunk per sink.write, headers
 // flushed first so a watch client sees the 200 before the first event.
 import type { ServerResponse } from 'node:http';
-import { isParts, isStream, partsLength, type ApiResponse, type ApiStream, type StreamSink } from '../../core/types';
+import { isParts, isStream, partsLength, type ApiResponse, type ApiStream, type StreamSink } from '../../core/meta/types';
 
 /** Streams currently open on this host, so shutdown can end them. */
 export interface OpenStream {

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../core/api';
-import type { ApiRequest, ApiResponse, ApiStream, StreamSink } from '../../core/types';
+import type { ApiRequest, ApiResponse, ApiStream, StreamSink } from '../../core/meta/types';
 import { startNodeHost, type NodeHost } from './server';
 
 interface Reply {

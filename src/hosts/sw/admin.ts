@@ -11,7 +11,7 @@ import { hostStatus } from './fetch-adapter';
 import { exportCluster, importCluster } from './cluster-dump';
 import { benchFloor } from './bench-floor';
 import type { SettingsStore } from './settings-store';
-import { isStream } from '../../core/types';
+import { isStream } from '../../core/meta/types';
 import { bodyText } from '../../core/codec/json';
 import { applySettings, currentSettings } from './settings-apply';
 import type { ClockAdmin } from './clock-admin';

@@ -8,7 +8,7 @@ import { createTimelineStore, type TimelineStore } from './timeline-store';
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../../core/api';
 import type { BackendState, KvBackend } from '../../core/storage/types';
 import { createIdbBackend } from '../../backends/idb/idb-backend';
-import { createMemoryBackend } from '../../backends/memory/memory-backend';
+import { createMemoryBackend } from '../../core/storage/memory-backend';
 import type { StorageMode } from './protocol';
 import { StartupError } from '../../core/server/runtime-config';
 

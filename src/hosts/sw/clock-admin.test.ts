@@ -10,10 +10,10 @@ import { applySettings, checkSettings, startupOptions } from './settings-apply';
 import { createClockAdmin } from './clock-admin';
 import { handleAdmin } from './admin';
 import { PlaygroundClock } from '../../core/controllers/clock';
-import { deployment } from '../../core/controllers/testing';
+import { deployment } from '../../core/testing/controllers';
 import { DEFAULT_HOST_SETTINGS, type HostClock } from './protocol';
 import { bodyText } from '../../core/codec/json';
-import { isStream } from '../../core/types';
+import { isStream } from '../../core/meta/types';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 const START = Date.UTC(2022, 0, 1);

@@ -6,7 +6,7 @@
 // history, numbered from the fresh cluster's) keep the old ones' order.
 import { parseAllDocuments, stringify } from 'yaml';
 import type { ApiServer } from '../../core/api';
-import { isStream } from '../../core/types';
+import { isStream } from '../../core/meta/types';
 import { bodyText } from '../../core/codec/json';
 
 type Obj = { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; uid?: string; [k: string]: unknown }; [k: string]: unknown };

@@ -4,7 +4,7 @@
 // prints it, and turned into the core's options.
 import type { ApiServerOptions } from '../../core/api';
 import type { ClusterOptions } from '../../core/controllers/controller';
-import { parseControllers } from '../../core/server/controllers-flag';
+import { parseControllers } from '../../core/controllers/controllers-flag';
 import { parseClusterFlag, type HostFlags } from '../node/flags';
 import { DEFAULT_HOST_SETTINGS, type HostSettings } from './protocol';
 

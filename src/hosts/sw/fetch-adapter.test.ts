@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ApiStream, StreamSink } from '../../core/types';
+import type { ApiStream, StreamSink } from '../../core/meta/types';
 import { toApiRequest, toResponse } from './fetch-adapter';
 
 describe('toApiRequest', () => {

@@ -2,7 +2,7 @@
 // fixed ones as one closed chunk (see fixedStream), watch bodies (ApiStream) as they are written;
 // `done` settles when a watch stream ends, so the worker can keep itself alive (event.waitUntil)
 // exactly as long as a watch is open.
-import { bodyBytes, isStream, type ApiRequest, type ApiResponse, type ApiStream } from '../../core/types';
+import { bodyBytes, isStream, type ApiRequest, type ApiResponse, type ApiStream } from '../../core/meta/types';
 import { setOwnKey } from '../../core/codec/own-keys';
 
 /** kube-apiserver's default request body limit, as the Node host uses. */

@@ -2,8 +2,8 @@
 // transport, which posts to "pages" (plain objects around PageWebhookHandlers) over real
 // MessageChannels, exactly the messages the browser would carry.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from '../../core/server/testing';
-import { PageWebhookHandlers, type WebhookHandler } from './webhook-handlers';
+import { startTestServer, type TestClient } from '../../core/testing/api-server';
+import { PageWebhookHandlers, type WebhookHandler } from './page/webhook-handlers';
 import { WebhookClientRegistry } from './webhook-registry';
 import { createSwWebhookTransport, handleWebhookMessage, type WebhookClient } from './webhook-transport';
 

@@ -3,7 +3,7 @@
 // versions are marked there). The server keeps a bounded ring that starts empty at each restart.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { readAuditEvents } from '../../hosts/sw/page-client';
+import { readAuditEvents } from '../../hosts/sw/page/page-client';
 import { ErrorBox } from './ErrorBox';
 import { queryKeys } from '../lib/query-keys';
 

@@ -3,7 +3,7 @@
 // as such a link. Loaded lazily by the page shell: most visits never open either.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState, type ReactNode } from 'react';
-import { adminCall } from '../../hosts/sw/page-client';
+import { adminCall } from '../../hosts/sw/page/page-client';
 import { decodeScenario, describeObjects, importText, isSystemObject, scenarioLink, type Scenario, type ScenarioObject } from '../lib/scenario';
 import type { ImportReport } from './ImportResultDialog';
 

@@ -7,7 +7,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AccessControlMode, HostSettings, SettingsAnswer } from '../../hosts/sw/protocol';
-import { readSettings, writeSettings } from '../../hosts/sw/page-client';
+import { readSettings, writeSettings } from '../../hosts/sw/page/page-client';
 import { ErrorBox } from './ErrorBox';
 import { isHostSettings, queryKeys } from '../lib/query-keys';
 import { WarningsList } from './Warnings';

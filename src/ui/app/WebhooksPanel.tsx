@@ -4,7 +4,7 @@
 // pointing at it, and watches the calls arrive. Handlers keep serving on every other view; they
 // stop when the learner stops them or closes the tab (then failurePolicy decides).
 import { useState, useSyncExternalStore, type FormEvent } from 'react';
-import { registerWebhookHandler } from '../../hosts/sw/webhook-handlers';
+import { registerWebhookHandler } from '../../hosts/sw/page/webhook-handlers';
 import { normalizeBase } from '../../hosts/sw/protocol';
 import { configurationKind, configurationResource, EXAMPLES, webhookConfiguration, webhookName, type FailurePolicy, type WebhookExample, type WebhookKind } from '../lib/webhook-functions';
 import { WebhookServing } from '../lib/webhook-serving';

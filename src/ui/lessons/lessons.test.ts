@@ -11,7 +11,7 @@ import { createApiServer, type ApiServer } from '../../core/api';
 import { PlaygroundClock } from '../../core/controllers/clock';
 import { createClockAdmin } from '../../hosts/sw/clock-admin';
 import type { ApiRuntime } from '../../hosts/sw/api-runtime';
-import { isStream } from '../../core/types';
+import { isStream } from '../../core/meta/types';
 import { bodyText } from '../../core/codec/json';
 import { parseHistoryWindow } from '../../core/server/history-window';
 import { lessonApi, prepareStep, type Fetch } from '../lib/lesson-runner';

@@ -3,7 +3,7 @@
 // auditAnnotations? }` with `patch` as plain JSON Patch operations, which become the base64
 // `patch` and `patchType: JSONPatch` of a real AdmissionReview response. Also the two ready
 // examples and the webhook configuration that points the API server at a path of this origin.
-import type { AdmissionRequest, AdmissionResponse } from '../../hosts/sw/webhook-handlers';
+import type { AdmissionRequest, AdmissionResponse } from '../../hosts/sw/page/webhook-handlers';
 
 export type WebhookKind = 'validating' | 'mutating';
 export type FailurePolicy = 'Fail' | 'Ignore';

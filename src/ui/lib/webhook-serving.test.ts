@@ -2,7 +2,7 @@
 // the page's handler registry, their answers as AdmissionReview responses, the call log, and the
 // configuration the panel creates.
 import { describe, expect, it } from 'vitest';
-import { PageWebhookHandlers } from '../../hosts/sw/webhook-handlers';
+import { PageWebhookHandlers } from '../../hosts/sw/page/webhook-handlers';
 import { EXAMPLES, base64Utf8, toAdmissionResponse, webhookConfiguration } from './webhook-functions';
 import { WebhookServing } from './webhook-serving';
 

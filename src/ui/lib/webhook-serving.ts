@@ -1,7 +1,7 @@
 // The webhooks this tab serves from the Webhooks panel, and a log of their recent calls. Lives
 // outside React so handlers keep answering while the learner is on another view; the panel
 // subscribes to show the list and the log.
-import type { AdmissionResponse, AdmissionReviewRequest, WebhookHandler } from '../../hosts/sw/webhook-handlers';
+import type { AdmissionResponse, AdmissionReviewRequest, WebhookHandler } from '../../hosts/sw/page/webhook-handlers';
 import { compileHandler, summarizeRequest, summarizeResponse, toAdmissionResponse, type WebhookKind } from './webhook-functions';
 
 export type RegisterHandler = (path: string, handler: WebhookHandler) => () => void;

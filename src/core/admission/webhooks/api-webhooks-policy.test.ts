@@ -1,7 +1,7 @@
 // Webhook matching through the API: matchPolicy, DELETE reviews, Namespace objects, clientConfig
 // without a reachable URL, and warnings on a rejection.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from '../../server/testing';
+import { startTestServer, type TestClient } from '../../testing/api-server';
 import type { WebhookCall } from './call';
 
 const seen: any[] = [];

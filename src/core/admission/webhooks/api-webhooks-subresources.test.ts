@@ -2,7 +2,7 @@
 // autoscaling/v1 Scale), pods/eviction (CREATE of a policy/v1 Eviction) and pods/binding (CREATE
 // of a v1 Binding), through the in-process API server with a fake transport.
 import { afterEach, describe, expect, it } from 'vitest';
-import { JSON_PATCH, startTestServer, startWithStoredState, type TestClient } from '../../server/testing';
+import { JSON_PATCH, startTestServer, startWithStoredState, type TestClient } from '../../testing/api-server';
 import type { WebhookCall } from './call';
 
 const seen: any[] = [];

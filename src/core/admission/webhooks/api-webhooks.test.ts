@@ -1,7 +1,7 @@
 // Admission webhooks through the in-process API server, with a transport function that answers
 // AdmissionReviews the way a webhook server would.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, startWithStoredState, JSON_PATCH, type TestClient } from '../../server/testing';
+import { startTestServer, startWithStoredState, JSON_PATCH, type TestClient } from '../../testing/api-server';
 import type { WebhookCall } from './call';
 
 type Answer = (review: any, call: WebhookCall) => any;

@@ -2,7 +2,7 @@
 // them: one entry per webhook with the v1 defaults applied (failurePolicy Fail, matchPolicy
 // Equivalent, empty selectors match everything, timeoutSeconds 10, reinvocationPolicy Never).
 import type { Obj } from '../../registry/objects';
-import { labelSelectorFromObject, type LabelSelector } from '../../registry/selectors/labels';
+import { labelSelectorFromObject, type LabelSelector } from '../../selectors/labels';
 
 export interface WebhookRule {
   operations: string[];

@@ -2,13 +2,13 @@
 // request matches, send each an AdmissionReview, apply mutating hooks' JSON patches in order (and
 // re-run IfNeeded hooks once when a later hook changed the object), run validating hooks
 // together, and turn failures into kube's errors (failurePolicy, sideEffects with dry run).
-import { applyOperations } from '../../registry/patch/json-patch-apply';
-import { ApiError } from '../../server/status';
+import { applyOperations } from '../../patch/json-patch-apply';
+import { ApiError } from '../../meta/status';
 import { objectKey, type ServedResource } from '../../registry/catalog';
 import type { RegistryContext } from '../../registry/context';
 import { clone, deepEqual, newUid, type Obj } from '../../registry/objects';
 import { convert, needsConversion } from '../../versions/index';
-import { withWarnings, type AdmissionAttributes } from '../attributes';
+import { withWarnings, type AdmissionAttributes } from '../../registry/admission-attributes';
 import type { Webhook } from './config';
 import { namespaceSelected, objectSelected, rulesMatch, selectsEverything, type RuleTarget } from './match';
 import { callFailedError, dryRunUnsupportedError, InvalidResponse, rejectionError, reviewRequestBody, verifyReviewResponse, type GVK, type ReviewResult } from './review';

@@ -8,8 +8,8 @@ import type { KV, Mutation, UpdateResult } from '../../storage/types';
 import type { RegistryContext, WebhookAdmission } from '../../registry/context';
 import type { ServedResource } from '../../registry/catalog';
 import type { Obj } from '../../registry/objects';
-import { conflict, OPTIMISTIC_LOCK_MESSAGE } from '../../server/status';
-import type { AdmissionAttributes } from '../attributes';
+import { conflict, OPTIMISTIC_LOCK_MESSAGE } from '../../meta/status';
+import type { AdmissionAttributes } from '../../registry/admission-attributes';
 import type { AdmissionView } from './view';
 import type { WebhookRequest } from './dispatch';
 

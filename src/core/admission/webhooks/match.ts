@@ -1,7 +1,7 @@
 // Which webhooks a request calls (k8s.io/apiserver/pkg/admission/plugin/webhook/{rules,
 // namespace,object}): rules (operations, groups, versions, resources with `*`, `*/*`,
 // `pods/status`, scope), then the namespace and object selectors.
-import { matchesLabels, isEverything, type Labels } from '../../registry/selectors/labels';
+import { matchesLabels, isEverything, type Labels } from '../../selectors/labels';
 import type { Webhook, WebhookRule } from './config';
 
 /** The group/version/resource a rule is compared against. */

@@ -1,9 +1,9 @@
 // AdmissionReview v1: the request body sent to a webhook, the checks on its answer (as
 // k8s.io/apiserver's webhook/request VerifyAdmissionResponse words them), and the Status a
 // rejection becomes (webhook/errors ToStatusErr).
-import { ApiError } from '../../server/status';
+import { ApiError } from '../../meta/status';
 import type { Obj } from '../../registry/objects';
-import type { AdmissionAttributes } from '../attributes';
+import type { AdmissionAttributes } from '../../registry/admission-attributes';
 import { setOwnKey } from '../../codec/own-keys';
 
 export interface GVK {

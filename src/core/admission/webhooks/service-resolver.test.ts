@@ -3,7 +3,7 @@
 // port the Service does not have, a cluster IP (nothing listens behind it here), and an
 // ExternalName Service dialled by name with the service's DNS name as TLS server name.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from '../../server/testing';
+import { startTestServer, type TestClient } from '../../testing/api-server';
 import type { WebhookCall } from './call';
 import { joinHostPort } from './service-resolver';
 

@@ -6,9 +6,9 @@
 import type { RegistryContext } from '../../registry/context';
 import type { ServedResource } from '../../registry/catalog';
 import type { Obj } from '../../registry/objects';
-import type { AdmissionAttributes } from '../attributes';
+import type { AdmissionAttributes } from '../../registry/admission-attributes';
 import type { GVK } from './review';
-import { badRequest } from '../../server/status';
+import { badRequest } from '../../meta/status';
 
 export interface SubresourceCreate {
   /** The parent resource (pods). */

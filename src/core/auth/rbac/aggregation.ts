@@ -1,7 +1,7 @@
 // ClusterRole aggregation (pkg/controller/clusterroleaggregation): a ClusterRole with an
 // aggregationRule gets, for each selector in order, the rules of every matching ClusterRole
 // sorted by name (itself excluded), skipping rules already collected (deep-equal).
-import { labelSelectorFromObject, matchesLabels } from '../../registry/selectors/labels';
+import { labelSelectorFromObject, matchesLabels } from '../../selectors/labels';
 import type { ClusterRole, PolicyRule } from './types';
 
 /** The rules the aggregation controller would write into `role`; undefined when it has no aggregationRule. */

@@ -1,7 +1,7 @@
 // Escalation prevention for writes to roles and bindings (pkg/registry/rbac/*/policybased and
 // rbac/validation.ConfirmNoEscalation): nobody may grant permissions they do not hold, unless
 // they are system:masters or hold `escalate` (roles) / `bind` (bindings) on the target.
-import { ApiError, forbidden } from '../../server/status';
+import { ApiError, forbidden } from '../../meta/status';
 import { compactRules, compactString, covers, goQuoteList } from './covers';
 import type { RbacAuthorizer } from './index';
 import { RBAC_GROUP, SYSTEM_MASTERS, type ClusterRole, type PolicyRule, type Role, type RoleBinding, type ClusterRoleBinding, type UserInfo } from './types';

@@ -1,6 +1,6 @@
 // The Forbidden text kube-apiserver writes when authorization denies a request
 // (apiserver/pkg/endpoints/handlers/responsewriters/errors.go forbiddenMessage + apierrors.NewForbidden).
-import { ApiError, forbidden } from '../../server/status';
+import { ApiError, forbidden } from '../../meta/status';
 import type { Attributes, UserInfo } from './types';
 
 /** `User "bob" cannot get resource "configmaps" in API group "" in the namespace "default"`. */

@@ -1,7 +1,7 @@
 // RBAC data shapes as the API stores them (rbac.authorization.k8s.io/v1), plus the
 // authorizer's request attributes and decision (k8s.io/apiserver/pkg/authorization/authorizer).
 
-import type { UserInfo } from '../../server/user-info';
+import type { UserInfo } from '../../meta/user-info';
 
 export type { UserInfo };
 

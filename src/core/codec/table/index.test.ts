@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printerFor } from '../../registry/kinds';
+import { printerFor } from '../../kinds';
 import { buildTable, humanDuration, toPartialObjectMetadata } from './index';
 
 const NOW = Date.parse('2024-01-01T12:00:00Z');

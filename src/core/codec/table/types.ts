@@ -21,7 +21,7 @@ export interface TableOptions {
 }
 
 // A CRD's additionalPrinterColumns entry is a word of the ground floor (a negotiated output names it).
-export type { PrinterColumnSpec } from '../../server/output';
+export type { PrinterColumnSpec } from '../../meta/output';
 
 /** A row condition; kube-apiserver only sets these for finished pods. */
 export interface RowCondition {

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pause, Play } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { clockAction, NoAdminEndpoints, readClock } from '../../../hosts/sw/page-client';
+import { clockAction, NoAdminEndpoints, readClock } from '../../../hosts/sw/page/page-client';
 import type { ClockAction, HostClock } from '../../../hosts/sw/protocol';
 import { clusterTime } from './clock-format';
 import { clockKey } from './cluster-now';

@@ -4,7 +4,7 @@
 // learner is told how to put the setting back.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { writeSettings } from '../../../hosts/sw/page-client';
+import { writeSettings } from '../../../hosts/sw/page/page-client';
 import type { Lesson } from '../../lessons/types';
 import { formatHash } from '../../lib/routes';
 import { isHostSettings, queryKeys } from '../../lib/query-keys';

@@ -1,6 +1,6 @@
 // The schema side against the real server's /openapi/v3 documents (built-ins and a CRD).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from '../../../core/server/testing';
+import { startTestServer, type TestClient } from '../../../core/testing/api-server';
 import { schemaAt, typeName } from './openapi-schema';
 import { createSchemaLookup } from './schema-source';
 import { fieldHover, fieldSuggestions } from './suggestions';

@@ -2,7 +2,7 @@
 // table for built-ins, and apiVersions, kinds and namespaces from the cluster, through the same
 // API client and schema lookup the page uses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient } from '../../../core/server/testing';
+import { startTestServer, type TestClient } from '../../../core/testing/api-server';
 import { createApiClient } from '../api';
 import { knownEnum } from './known-enums';
 import { createSchemaLookup } from './schema-source';

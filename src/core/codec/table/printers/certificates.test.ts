@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { certificateSigningRequestPrinter } from './certificates';
-import { printerFor } from '../../../registry/kinds';
+import { printerFor } from '../../../kinds';
 
 const NOW = Date.parse('2024-01-01T12:00:00Z');
 const meta = { name: 'alice', creationTimestamp: '2024-01-01T11:59:00Z' };

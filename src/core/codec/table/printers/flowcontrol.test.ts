@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from './flowcontrol';
-import { printerFor } from '../../../registry/kinds';
+import { printerFor } from '../../../kinds';
 import { buildTable } from '../index';
 
 const NOW = Date.parse('2024-01-01T12:00:00Z');
