@@ -1,6 +1,9 @@
 // The dependency rule of src/ (decision 0040): folders are layers and a production file imports
 // only from its own layer or the ones below it, and no production files import each other in a
-// cycle. Tests may import from any layer (a test of the store uses the whole-API harness).
+// cycle at run time. Type-only imports count for the layers but not for cycles: types that refer
+// to each other (a store context naming its catalog, whose resources name the context's hooks)
+// are erased before anything runs. Tests may import from any layer (a test of the store uses the
+// whole-API harness).
 // The rule is a pure function over an import graph, so its own test can show it failing.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,9 +27,9 @@ export const LAYERS: readonly string[] = [
   'core/crd/',
   'core/kinds/',
   'core/admission/',
-  'core/controllers/',
   'core/flowcontrol/',
   'core/handlers/',
+  'core/controllers/',
   'core/server/',
   'core/api.ts',
   'core/testing/',
@@ -38,7 +41,12 @@ export const LAYERS: readonly string[] = [
 /** Files outside the rule: ambient declarations and generated facts. */
 const IGNORED = [/^core\/globals\.d\.ts$/];
 
+/** File → the files it imports; `runtime` leaves out the type-only imports. */
 export type ImportGraph = ReadonlyMap<string, readonly string[]>;
+export interface SourceGraph {
+  all: ImportGraph;
+  runtime: ImportGraph;
+}
 
 export interface Violation {
   kind: 'upward' | 'unplaced' | 'cycle';
@@ -49,8 +57,11 @@ export function layerOf(file: string, layers: readonly string[] = LAYERS): numbe
   return layers.findIndex((l) => file === l || (l.endsWith('/') && file.startsWith(l)));
 }
 
-/** Every upward import, every unplaced file and every import cycle among production files. */
-export function layeringViolations(graph: ImportGraph, layers: readonly string[] = LAYERS): Violation[] {
+/**
+ * Every upward import, every unplaced file and every run-time import cycle among production
+ * files (`runtime` defaults to every import).
+ */
+export function layeringViolations(graph: ImportGraph, layers: readonly string[] = LAYERS, runtime: ImportGraph = graph): Violation[] {
   const out: Violation[] = [];
   for (const [from, targets] of graph) {
     const a = layerOf(from, layers);
@@ -63,7 +74,7 @@ export function layeringViolations(graph: ImportGraph, layers: readonly string[]
       if (b > a) out.push({ kind: 'upward', text: `${from} imports ${to} (${layers[a]} is below ${layers[b]})` });
     }
   }
-  for (const cycle of importCycles(graph)) out.push({ kind: 'cycle', text: cycle.join(' -> ') });
+  for (const cycle of importCycles(runtime)) out.push({ kind: 'cycle', text: cycle.join(' -> ') });
   return out;
 }
 
@@ -101,10 +112,11 @@ export function importCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.\.?\/[^'"]+)['"]/g;
+/** An import or re-export statement (group 1: `type` when type-only) or a dynamic import, of a relative path (group 2). */
+const IMPORT = /(?:\b(?:import|export)\s+(type\s+)?(?:[\w*{}\s,$]*?\s+from\s+)?|\bimport\s*\(\s*)['"](\.\.?\/[^'"]+)['"]/g;
 
-/** The import graph of src/'s production files, paths relative to src/. */
-export function readImportGraph(srcDir: string): Map<string, string[]> {
+/** The import graphs of src/'s production files, paths relative to src/. */
+export function readImportGraph(srcDir: string): SourceGraph {
   const files: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -115,17 +127,22 @@ export function readImportGraph(srcDir: string): Map<string, string[]> {
   };
   walk(srcDir);
   const rel = (f: string): string => path.relative(srcDir, f).split(path.sep).join('/');
-  const graph = new Map<string, string[]>();
+  const all = new Map<string, string[]>();
+  const runtime = new Map<string, string[]>();
   for (const file of files) {
     const from = rel(file);
     if (IGNORED.some((re) => re.test(from))) continue;
     const targets = new Set<string>();
+    const runtimeTargets = new Set<string>();
     for (const m of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const base = path.resolve(path.dirname(file), m[1]);
+      const base = path.resolve(path.dirname(file), m[2]!);
       const hit = [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
-      if (hit && hit.startsWith(srcDir + path.sep) && /\.tsx?$/.test(hit)) targets.add(rel(hit));
+      if (!hit || !hit.startsWith(srcDir + path.sep) || !/\.tsx?$/.test(hit)) continue;
+      targets.add(rel(hit));
+      if (!m[1]) runtimeTargets.add(rel(hit));
     }
-    graph.set(from, [...targets].sort());
+    all.set(from, [...targets].sort());
+    runtime.set(from, [...runtimeTargets].sort());
   }
-  return graph;
+  return { all, runtime };
 }

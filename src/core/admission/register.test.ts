@@ -1,3 +1,4 @@
+import { specFor } from '../kinds';
 import { describe, expect, it } from 'vitest';
 import { ADMISSION_PLUGINS } from './register';
 import { Catalog, type ServedResource } from '../registry/catalog';
@@ -6,7 +7,7 @@ import { admitCreateMutating, prepareUpdateValidating } from '../registry/admiss
 import type { AdmissionPlugin } from '../registry/admission-plugin';
 import type { RegistryContext } from '../registry/context';
 
-const catalog = new Catalog([...builtinResources]);
+const catalog = new Catalog([...builtinResources], specFor);
 const served = (group: string, version: string, resource: string): ServedResource => catalog.lookup(group, version, resource)!;
 const pluginsOf = (r: ServedResource) => ADMISSION_PLUGINS.filter((p) => p.handles(r)).map((p) => p.name);
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCluster, type ClusterTest } from '../testing/controllers';
-import { watchPods } from './deployment-invariants';
+import { watchPods } from '../testing/rollout-invariants';
 import { targetNodeName } from './daemonset-nodes';
 
 let t: ClusterTest | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCluster, deployment, type ClusterTest } from '../testing/controllers';
-import { watchPods } from './deployment-invariants';
+import { watchPods } from '../testing/rollout-invariants';
 import { withRevisionHistory } from './deployment-replicasets';
 
 let t: ClusterTest | undefined;

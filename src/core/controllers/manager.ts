@@ -27,7 +27,7 @@ import { CronJobController } from './cronjob';
 import { TtlAfterFinishedController } from './ttl-after-finished';
 import { PodGCController } from './podgc';
 import { parseControllers } from './controllers-flag';
-import type { AggregatedApi } from '../server/aggregated-api';
+import type { AggregatedApi } from './aggregated-api';
 import { MetricsServer } from './metrics-server';
 import { HorizontalPodAutoscalerController } from './hpa';
 import { SimulatedKubeletLogs } from './pod-logs';

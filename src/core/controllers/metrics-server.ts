@@ -9,7 +9,7 @@
 import type { ApiRequest, ApiResponse } from '../meta/types';
 import type { Obj } from '../registry/objects';
 import type { ResourceInfo } from '../schema/resource-info';
-import type { AggregatedApi } from '../server/aggregated-api';
+import type { AggregatedApi } from './aggregated-api';
 import type { RequestInfo } from '../meta/requestinfo';
 import { ApiError, badRequest, methodNotAllowed, notAcceptable, pathNotFound } from '../meta/status';
 import { encodeValue, errorToResponse } from '../handlers/respond';

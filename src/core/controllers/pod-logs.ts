@@ -6,7 +6,7 @@
 // kubelet applies them. The apiserver relays a kubelet error as a 400 with its text.
 import type { ApiResponse } from '../meta/types';
 import type { Obj } from '../registry/objects';
-import type { KubeletLogs, PodLogOptions } from '../handlers/pod-logs';
+import type { KubeletLogs, PodLogOptions } from '../registry/kubelet-logs';
 import { ApiError } from '../meta/status';
 import { newUuid } from '../registry/uuid';
 import type { Clock } from './clock';

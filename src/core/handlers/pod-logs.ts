@@ -6,24 +6,8 @@ import type { Obj } from '../registry/objects';
 import { badRequest, invalid, type FieldError } from '../meta/status';
 import { isTrueQueryValue } from '../meta/query-bool';
 
-export interface PodLogOptions {
-  container: string;
-  follow: boolean;
-  previous: boolean;
-  timestamps: boolean;
-  tailLines?: number;
-  limitBytes?: number;
-  sinceSeconds?: number;
-  /** Milliseconds since the epoch. */
-  sinceTime?: number;
-}
-
-/** The kubelets a host simulates: they answer pods/log for their nodes. */
-export interface KubeletLogs {
-  serves(nodeName: string): boolean;
-  /** The log of one container, or a kubelet error (a 400 Status, as the apiserver relays it). */
-  log(pod: Obj, container: string, opts: PodLogOptions): ApiResponse;
-}
+export type { KubeletLogs, PodLogOptions } from '../registry/kubelet-logs';
+import type { PodLogOptions } from '../registry/kubelet-logs';
 
 /** runtime.Convert_Slice_string_To_Pointer_int64: strconv.ParseInt's error text on bad input. */
 function int64Option(query: URLSearchParams, name: string): number | undefined {

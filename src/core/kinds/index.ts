@@ -11,7 +11,7 @@ import { NETWORKING_KINDS } from './networking';
 import { CLUSTER_KINDS } from './cluster';
 
 export { kindKey, type KindSpec } from '../registry/kind-spec';
-export type { KindHookEnv } from './hook-env';
+export type { KindHookEnv } from '../registry/kind-hook-env';
 
 const SPECS = new Map<string, KindSpec>();
 for (const spec of [...CORE_KINDS, ...WORKLOAD_KINDS, ...NETWORKING_KINDS, ...CLUSTER_KINDS]) {

@@ -18,14 +18,14 @@ describe('the table of built-in kinds', () => {
   });
 
   it('is what every served built-in resource carries, and custom resources carry none', () => {
-    const catalog = new Catalog([...builtinResources]);
+    const catalog = new Catalog([...builtinResources], specFor);
     for (const r of catalog.servedResources()) expect(r.spec).toBe(specFor(r.info.group, r.info.kind));
     catalog.setCustom('example.com', 'widgets', [{ ...builtinResources[0], group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Pod', custom: true }]);
     expect(catalog.lookup('example.com', 'v1', 'widgets')?.spec).toBeUndefined();
   });
 
   it('gives the store its strategy facts from the spec', () => {
-    const catalog = new Catalog([...builtinResources]);
+    const catalog = new Catalog([...builtinResources], specFor);
     const deployments = catalog.lookup('apps', 'v1', 'deployments')!;
     expect(deployments.strategy.tracksGeneration).toBe(true);
     expect(deployments.strategy.allowCreateOnUpdate).toBe(false);

@@ -7,6 +7,7 @@ import type { RegistryContext, ResourceHooks } from '../registry/context';
 import { createObject } from '../registry/store';
 import { ApiError, forbidden } from '../meta/status';
 import type { Obj } from '../registry/objects';
+import type { NamespaceQueueing } from '../registry/kind-hook-env';
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -30,10 +31,6 @@ async function ensureDefaultServiceAccount(ctx: RegistryContext, ns: string): Pr
 /** NamespaceLifecycle's immortal namespaces (kube-apiserver v1.23: not kube-node-lease). */
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
-/** What the hooks need of the namespace controller (namespace-controller.ts): its queue. */
-export interface NamespaceQueueing {
-  enqueue(name: string): void;
-}
 
 /** Namespace's hooks (its kind spec's, kinds/core.ts): a Terminating namespace goes to `controller`. */
 export function namespaceHooks(controller: NamespaceQueueing): ResourceHooks {

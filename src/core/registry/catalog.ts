@@ -2,7 +2,7 @@
 // CRDs. Discovery and OpenAPI are rebuilt from here when `generation` changes.
 import type { ResourceInfo } from '../schema/resource-info';
 import { strategyFor, type Strategy } from './strategy';
-import { specFor, type KindSpec } from '../kinds';
+import type { KindSpec } from './kind-spec';
 import { codecFor, storageKeyPrefix, type VersionCodec } from './conversion';
 import { ConvertedTexts } from './converted-texts';
 
@@ -44,7 +44,14 @@ export class Catalog {
   generation = 0;
   private listeners: Array<() => void> = [];
 
-  constructor(builtins: ResourceInfo[]) {
+  /**
+   * `specs`: the built-in kinds' facts (the table in kinds/, handed in by the server that composes
+   * the API: the store sits below the per-kind layer and never imports it).
+   */
+  constructor(
+    builtins: ResourceInfo[],
+    private readonly specs: (group: string, kind: string) => KindSpec | undefined = () => undefined,
+  ) {
     this.builtins = builtins;
     this.rebuild();
   }
@@ -57,7 +64,7 @@ export class Catalog {
     for (const info of this.all()) {
       const keyPrefix = storageKeyPrefix(info);
       const codec = codecFor(info, this.convertedTexts);
-      const spec = info.custom ? undefined : specFor(info.group, info.kind);
+      const spec = info.custom ? undefined : this.specs(info.group, info.kind);
       this.byGVR.set(gvrKey(info.group, info.version, info.resource), {
         info,
         spec,

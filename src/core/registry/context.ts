@@ -1,11 +1,11 @@
 // Everything the generic store needs, built once by the API server.
-import type { KubeletLogs } from '../handlers/pod-logs';
+import type { KubeletLogs } from './kubelet-logs';
 import type { MvccStore } from '../storage/types';
 import type { Catalog, ServedResource } from './catalog';
 import type { Obj } from './objects';
 import type { FieldError } from '../meta/status';
 import type { AdmissionAttributes } from './admission-attributes';
-import type { WebhookRequest } from '../admission/webhooks/dispatch';
+import type { WebhookRequest } from './admission-view';
 import { CUSTOM_RESOURCES, type WriteHooks } from './write-hooks';
 import type { AdmissionPlugin } from './admission-plugin';
 import { kindKey } from './kind-spec';

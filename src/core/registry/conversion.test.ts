@@ -1,5 +1,6 @@
 // One object, every served version: objects written through one version are read, listed,
 // watched, patched and deleted through the others, converted by the API.
+import { specFor } from '../kinds';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestClient } from '../testing/api-server';
 import { startWatch } from '../testing/watch';
@@ -28,7 +29,7 @@ const HPA_V2 = {
 
 describe('served versions sharing storage', () => {
   it('gives converted versions a codec and identical ones none (fast path), with one key prefix', () => {
-    const catalog = new Catalog([...builtinResources]);
+    const catalog = new Catalog([...builtinResources], specFor);
     expect(catalog.lookup('batch', 'v1beta1', 'cronjobs')?.codec).toBeUndefined();
     expect(catalog.lookup('autoscaling', 'v1', 'horizontalpodautoscalers')?.codec).toBeUndefined();
     expect(catalog.lookup('autoscaling', 'v2', 'horizontalpodautoscalers')?.codec?.storageApiVersion).toBe('autoscaling/v1');

@@ -6,7 +6,7 @@ import type { ResourceHooks } from './context';
 import type { KindRules } from '../validation/kind-rules';
 import type { NameRule } from '../validation/names';
 import type { Printer } from '../codec/table/types';
-import type { KindHookEnv } from '../kinds/hook-env';
+import type { KindHookEnv } from './kind-hook-env';
 import type { SubresourceView } from './subresource-view';
 import type { KindFieldSet } from '../selectors/field-sets';
 import type { FieldLabelConverter } from '../selectors/fields';
@@ -43,6 +43,12 @@ export interface KindSpec {
   podTemplatePath?: readonly string[];
   /** Subresources served as another kind through the object (`scale`), by subresource name. */
   views?: Readonly<Record<string, SubresourceView>>;
+  /**
+   * Subresources of the object itself whose strategy decides what a write through them may change
+   * (CertificateSigningRequest `approval`: status.conditions only), by subresource name: the
+   * stored object after the write, from the written one, the stored one and the time.
+   */
+  subresourceWrites?: Readonly<Record<string, (written: Obj, stored: Obj, now: number) => Obj>>;
   /** The kind's own registry hooks (allocation, lifecycle, status on create), made once per API server. */
   hooks?: (env: KindHookEnv) => ResourceHooks;
 }

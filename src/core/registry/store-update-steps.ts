@@ -12,10 +12,9 @@ import { trackWrite, type FieldOwner } from './managed-fields';
 import { storageForm } from './conversion';
 import { admitUpdateMutating } from './admission-plugin';
 import type { AdmissionAttributes } from './admission-attributes';
-import type { UpdateSteps } from '../admission/webhooks/guaranteed-update';
+import type { UpdateSteps } from './webhook-update';
 import { applyDefaults, checkSize, requireObject, setNamespace, validateWrite } from './store-common';
 import { toGoForm } from './go-order';
-import { approvalUpdate } from '../kinds/certificate-signing-requests';
 
 /** What the steps need of the store's UpdateOptions. */
 export interface StepOptions {
@@ -199,9 +198,9 @@ export class UpdateAttempt implements UpdateSteps {
       // assignPod also copies the binding's annotations and sets PodScheduled=True.
       if (obj.metadata?.annotations !== undefined) next.metadata.annotations = obj.metadata.annotations;
       if (obj.status !== undefined) next.status = obj.status;
-    } else if (opts.subresource === 'approval') {
-      // certificatesigningrequests/approval changes status.conditions only.
-      next = approvalUpdate(obj, old, this.ctx.now());
+    } else if (r.spec?.subresourceWrites?.[opts.subresource]) {
+      // The kind's own strategy for the subresource (certificatesigningrequests/approval changes status.conditions only).
+      next = r.spec.subresourceWrites[opts.subresource]!(obj, old, this.ctx.now());
       this.keepAppliedManagedFields(obj, next);
     } else if (opts.subresource === 'finalize') {
       next = clone(old);

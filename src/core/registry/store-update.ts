@@ -1,6 +1,6 @@
 // The generic store's update: create-on-update where allowed, then the read-modify-write of
 // store-update-steps — one synchronous storage transaction, or, when webhooks apply, the
-// optimistic read-admit-commit loop of admission/webhooks/guaranteed-update.
+// optimistic read-admit-commit loop of webhook-update.ts.
 import { ApiError } from '../meta/status';
 import { objectKey, type ServedResource } from './catalog';
 import { hooksFor, type RegistryContext } from './context';
@@ -8,8 +8,8 @@ import { prepareUpdateValidating } from './admission-plugin';
 import { orderedMetadata, type Obj } from './objects';
 import type { FieldOwner } from './managed-fields';
 import type { AdmissionAttributes } from './admission-attributes';
-import type { AdmissionView } from '../admission/webhooks/view';
-import { updateWithWebhooks } from '../admission/webhooks/guaranteed-update';
+import type { AdmissionView } from './admission-view';
+import { updateWithWebhooks } from './webhook-update';
 import { mapStorageError, webhooksFor, type WriteResult } from './store-common';
 import { createObject } from './store-create';
 import { UpdateAttempt } from './store-update-steps';

@@ -4,7 +4,7 @@
 // from the kind's spec (kinds/); this file turns them into the store's questions.
 import type { ResourceInfo } from '../schema/resource-info';
 import type { Obj } from './objects';
-import type { KindSpec } from '../kinds';
+import type { KindSpec } from './kind-spec';
 
 export interface Strategy {
   /** Has a status subresource: writes to the main resource keep the stored status, and vice versa. */

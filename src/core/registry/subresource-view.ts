@@ -4,7 +4,7 @@
 // resource gets `scale` when its CRD declares it (decision 0039).
 import type { ServedResource } from './catalog';
 import type { Obj } from './objects';
-import type { AdmissionView } from '../admission/webhooks/view';
+import type { AdmissionView } from './admission-view';
 import { SCALE_VIEW } from './scale-view';
 
 export interface SubresourceView {

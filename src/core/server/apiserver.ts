@@ -1,6 +1,6 @@
 // Builds the API server: storage, the resource catalog, resource hooks, bootstrap objects, the
 // dispatcher, health checks, and shutdown.
-import type { ApiServer, ApiServerOptions } from '../api';
+import type { ApiServer, ApiServerOptions } from './options';
 import type { ApiRequest, ApiResponse } from '../meta/types';
 import { openMvccStore } from '../storage/mvcc';
 import { instrumentStore } from '../storage/instrumented-store';
@@ -34,6 +34,7 @@ import { configureClusterCa } from '../auth/cluster-ca';
 import { ADMISSION_PLUGINS } from '../admission/register';
 import { WriteHooks } from '../registry/write-hooks';
 import { installKindHooks } from '../kinds/install';
+import { specFor } from '../kinds';
 import { WebhookDispatcher } from '../admission/webhooks/dispatch';
 import { WebhookSource } from '../admission/webhooks/source';
 import { parseRequest } from '../meta/requestinfo';
@@ -57,7 +58,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
   let activeWriters = 0;
   const store = opts.store ?? (await openMvccStore(backend, { historyWindowMs: opts.historyWindowMs, lazy: opts.lazyOpen, activeWriters: () => activeWriters }));
-  const catalog = new Catalog([...builtinResources]);
+  const catalog = new Catalog([...builtinResources], specFor);
   const serving = configureServing(catalog, builtinResources, opts);
   const observability = createObservability(catalog, store, opts.auditCapacity);
   // Every storage call is timed for etcd_request_duration_seconds.

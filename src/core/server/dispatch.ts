@@ -39,7 +39,7 @@ import {
 } from './discovery';
 import type { OpenApiService } from './openapi';
 import type { OutputFormat } from '../meta/output';
-import type { AggregatedApi } from './aggregated-api';
+import type { AggregatedApi } from '../controllers/aggregated-api';
 
 /** kube-apiserver's default request body limit. */
 export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;

@@ -17,20 +17,9 @@ import type { WebhookSource } from './source';
 import { resolveService } from './service-resolver';
 
 /** One write under admission. `object` is null for DELETE, `oldObject` null for CREATE. */
-export interface WebhookRequest {
-  r: ServedResource;
-  namespace: string;
-  name: string;
-  object: Obj | null;
-  oldObject: Obj | null;
-  attrs: AdmissionAttributes;
-  /**
-   * The objects' kind when a subresource is served as another kind (autoscaling/v1 Scale,
-   * policy/v1 Eviction, v1 Binding): webhooks get it as kind and requestKind at every version,
-   * and the objects are sent as they are.
-   */
-  kind?: GVK;
-}
+import type { WebhookRequest } from '../../registry/admission-view';
+
+export type { WebhookRequest };
 
 /** A matched webhook and the served version it is called at (another one under matchPolicy Equivalent). */
 interface Invocation {

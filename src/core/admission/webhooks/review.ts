@@ -6,11 +6,9 @@ import type { Obj } from '../../registry/objects';
 import type { AdmissionAttributes } from '../../registry/admission-attributes';
 import { setOwnKey } from '../../codec/own-keys';
 
-export interface GVK {
-  group: string;
-  version: string;
-  kind: string;
-}
+import type { GVK } from '../../registry/admission-view';
+
+export type { GVK };
 export interface GVR {
   group: string;
   version: string;

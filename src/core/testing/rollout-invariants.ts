@@ -2,8 +2,8 @@
 // namespace through a watch and checks a rollout's promises after every single event, not only
 // at the points a test happens to look — never more pods than allowed, never fewer available.
 import type { Obj } from '../registry/objects';
-import { collectStream, type StreamCollector, type TestClient } from '../testing/api-server';
-import { isPodAvailable } from './pods';
+import { collectStream, type StreamCollector, type TestClient } from './api-server';
+import { isPodAvailable } from '../controllers/pods';
 
 export interface PodCounts {
   /** Pods that exist and are not being deleted. */

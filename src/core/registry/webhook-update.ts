@@ -4,14 +4,13 @@
 // keep the single synchronous transaction. As in kube, an update that changes nothing is still
 // admitted (the webhooks see object equal to oldObject); it writes nothing unless a mutating
 // webhook changed the object.
-import type { KV, Mutation, UpdateResult } from '../../storage/types';
-import type { RegistryContext, WebhookAdmission } from '../../registry/context';
-import type { ServedResource } from '../../registry/catalog';
-import type { Obj } from '../../registry/objects';
-import { conflict, OPTIMISTIC_LOCK_MESSAGE } from '../../meta/status';
-import type { AdmissionAttributes } from '../../registry/admission-attributes';
-import type { AdmissionView } from './view';
-import type { WebhookRequest } from './dispatch';
+import type { KV, Mutation, UpdateResult } from '../storage/types';
+import type { RegistryContext, WebhookAdmission } from './context';
+import type { ServedResource } from './catalog';
+import type { Obj } from './objects';
+import { conflict, OPTIMISTIC_LOCK_MESSAGE } from '../meta/status';
+import type { AdmissionAttributes } from './admission-attributes';
+import type { AdmissionView, WebhookRequest } from './admission-view';
 
 /** Thrown inside the commit when the object changed since it was read: read and admit again. */
 const STALE = Symbol('stale read');
