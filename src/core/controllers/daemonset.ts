@@ -7,6 +7,7 @@
 import { clone, type Obj } from '../registry/objects';
 import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
+import { claimPods } from './claim-pods';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { POD_REVISION_LABEL, RevisionWriter, equalRevision, newRevisionObject, nextRevision, ownedRevisions, revisionNumber, sortRevisions } from './controller-revision';
 import { daemonPodTemplate, pinToNode, targetNodeName } from './daemonset-nodes';
@@ -128,25 +129,8 @@ export class DaemonSetController implements Controller {
   }
 
   /** The DaemonSet's pods, adopting matching orphans and releasing owned pods that stopped matching. */
-  private async claimPods(ds: Obj): Promise<Obj[]> {
-    const out: Obj[] = [];
-    for (const pod of this.pods.list()) {
-      if (pod.metadata.namespace !== ds.metadata.namespace) continue;
-      const ref = controllerRefOf(pod);
-      const matches = selects(ds, pod);
-      const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`;
-      try {
-        if (ref?.uid === ds.metadata.uid) {
-          if (matches) out.push(pod);
-          else await this.client.patch(path, { metadata: { ownerReferences: [{ $patch: 'delete', uid: ds.metadata.uid }], uid: pod.metadata.uid } });
-        } else if (!ref && matches && !pod.metadata.deletionTimestamp && !ds.metadata.deletionTimestamp) {
-          out.push(await this.client.patch(path, { metadata: { ownerReferences: [ownerRefTo(ds, 'apps/v1', 'DaemonSet')], uid: pod.metadata.uid } }));
-        }
-      } catch (err) {
-        if (!(err instanceof ApiCallError && (err.code === 404 || err.code === 409 || err.code === 422))) throw err;
-      }
-    }
-    return out;
+  private claimPods(ds: Obj): Promise<Obj[]> {
+    return claimPods(this.client, ds, 'apps/v1', 'DaemonSet', this.pods.list(), (pod) => selects(ds, pod));
   }
 
   /** constructHistory: the revision whose data is the current template (made, or renumbered to the newest), and the others. */

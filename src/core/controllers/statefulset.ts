@@ -7,6 +7,7 @@
 import { clone, type Obj } from '../registry/objects';
 import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
+import { claimPods } from './claim-pods';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { REVISION_HASH_LABEL, RevisionWriter, equalRevision, hashRevisionData, newRevisionObject, nextRevision, ownedRevisions, sortRevisions, templatePatch } from './controller-revision';
 import { EventRecorder } from './events';
@@ -77,26 +78,9 @@ export class StatefulSetController implements Controller {
 
   /** getPodsForStatefulSet: members by name that the selector matches, adopting orphans and releasing strays. */
   private async claimPods(set: Obj): Promise<Obj[]> {
-    const out: Obj[] = [];
-    for (const pod of this.pods.list()) {
-      if (pod.metadata.namespace !== set.metadata.namespace) continue;
-      const ref = controllerRefOf(pod);
-      // ClaimPods with isMemberOf as the filter: an owned pod that is not `<set>-<n>` is released too.
-      const matches = selects(set, pod) && isMemberOf(set, pod);
-      if (!matches && ref?.uid !== set.metadata.uid) continue;
-      const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`;
-      try {
-        if (ref?.uid === set.metadata.uid) {
-          if (matches) out.push(pod);
-          else await this.client.patch(path, { metadata: { ownerReferences: [{ $patch: 'delete', uid: set.metadata.uid }], uid: pod.metadata.uid } });
-        } else if (!ref && matches && !pod.metadata.deletionTimestamp && !set.metadata.deletionTimestamp) {
-          out.push(await this.client.patch(path, { metadata: { ownerReferences: [ownerRefTo(set, 'apps/v1', 'StatefulSet')], uid: pod.metadata.uid } }));
-        }
-      } catch (err) {
-        if (!(err instanceof ApiCallError && (err.code === 404 || err.code === 409 || err.code === 422))) throw err;
-      }
-    }
-    return out.sort((a, b) => ordinalOf(a) - ordinalOf(b));
+    // ClaimPods with isMemberOf as the filter: an owned pod that is not `<set>-<n>` is released too.
+    const pods = await claimPods(this.client, set, 'apps/v1', 'StatefulSet', this.pods.list(), (pod) => selects(set, pod) && isMemberOf(set, pod));
+    return pods.sort((a, b) => ordinalOf(a) - ordinalOf(b));
   }
 
   /** getStatefulSetRevisions: the update revision for the current template (made or renumbered as needed) and the current one from status. */
