@@ -32,7 +32,8 @@ export function defaultStorageClass(): Obj {
   return {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
-    metadata: { name: DEFAULT_STORAGE_CLASS, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+    // Labelled as the add-on manager labels what it only creates (minikube's storageclass addon).
+    metadata: { name: DEFAULT_STORAGE_CLASS, labels: { 'addonmanager.kubernetes.io/mode': 'EnsureExists' }, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
     provisioner: PROVISIONER_NAME,
     reclaimPolicy: 'Delete',
     volumeBindingMode: 'WaitForFirstConsumer',

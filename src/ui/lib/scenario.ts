@@ -44,6 +44,8 @@ export function isSystemObject(o: ScenarioObject): boolean {
   // What the cluster's controllers keep up by themselves: they make it again after an import.
   const owners = (o.metadata as { ownerReferences?: Array<{ controller?: boolean }> } | undefined)?.ownerReferences ?? [];
   if (owners.some((r) => r?.controller === true)) return true;
+  // Add-ons the cluster installs at start (the default StorageClass), labelled as kube's add-on manager labels them.
+  if (Object.hasOwn(labels, 'addonmanager.kubernetes.io/mode')) return true;
   switch (`${group}/${o.kind ?? ''}`) {
     case '/Node':
     case '/Event':
