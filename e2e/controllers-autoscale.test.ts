@@ -31,10 +31,13 @@ describe('autoscaling and metrics with kubectl', () => {
     expect(await replicas('web')).toBe(1);
     await ok(['patch', 'deployment', 'web', '-p', usage('200m')]);
     await eventually(async () => expect(await replicas('web')).toBe(5), 30_000);
-    const hpa = await ok(['get', 'hpa', 'web']);
-    expect(hpa).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\n/);
-    // v1.23 prints TARGETS as current/target (no resource name, that came later).
-    expect(hpa).toMatch(/web\s+Deployment\/web\s+200%\/50%\s+1\s+5\s+5\s+\d/);
+    // REPLICAS is the HPA's status.currentReplicas: written at its next sync after the scale.
+    await eventually(async () => {
+      const hpa = await ok(['get', 'hpa', 'web']);
+      expect(hpa).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\n/);
+      // v1.23 prints TARGETS as current/target (no resource name, that came later).
+      expect(hpa).toMatch(/web\s+Deployment\/web\s+200%\/50%\s+1\s+5\s+5\s+\d/);
+    }, 30_000);
     const events = await ok(['get', 'events', '--field-selector', 'reason=SuccessfulRescale', '-o', 'jsonpath={.items[*].message}']);
     expect(events).toContain('New size: 4; reason: cpu resource utilization (percentage of request) above target');
   });
