@@ -74,8 +74,8 @@ describe('browser host when IndexedDB fails mid-session', () => {
     expect(Number(json(next).metadata.resourceVersion)).toBeGreaterThan(Number(keptRv));
 
     // Reset drops the database and starts a persistent, empty cluster.
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Reset cluster' }).click();
+    await page.getByRole('alertdialog', { name: 'Reset the cluster?' }).getByRole('button', { name: 'Delete everything' }).click();
     await page.getByTestId('mode').getByText('persistent (IndexedDB)').waitFor();
     expect(await problem.count()).toBe(0);
     expect((await pageFetch(page, `${CM}/kept`)).status).toBe(404);

@@ -67,8 +67,10 @@ describe('views that follow the cluster', () => {
     await go(page, '#/api/v1/namespaces/owners/configmaps/shared');
     await expect.poll(() => page.getByRole('list', { name: 'Field managers' }).innerText()).toContain('carol');
 
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Reset cluster' }).click();
+    const resetDialog = page.getByRole('alertdialog', { name: 'Reset the cluster?' });
+    await page.screenshot({ path: join(UI_SHOTS, 'reset-confirm.png') });
+    await resetDialog.getByRole('button', { name: 'Delete everything' }).click();
     // The open object view reads the new, empty cluster.
     await expect.poll(() => page.getByTestId('not-found').innerText()).toContain('shared does not exist');
 

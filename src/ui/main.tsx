@@ -2,6 +2,7 @@
 // The page for the browser host: a bar saying whether the API is up and where its state lives
 // (persistent IndexedDB or in-memory fallback), storage errors and export/import/reset, then the
 // playground UI once the worker answers. Tests reach the host through `window.kubePlayground`.
+import { ConfirmDialog } from './app/ConfirmDialog';
 import { lazy, StrictMode, Suspense, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { HostStatus } from '../hosts/sw/protocol';
@@ -90,6 +91,7 @@ function App() {
   // Bumped whenever the cluster behind the views is replaced (reset, import, a reset seen from
   // another tab): the playground is mounted anew, so no view keeps showing the old cluster.
   const [clusterEpoch, setClusterEpoch] = useState(0);
+  const [confirmReset, setConfirmReset] = useState(false);
   const reread = () => setClusterEpoch((n) => n + 1);
   const [importReport, setImportReport] = useState<ImportReport>();
   // A `#/scenario/…` link being opened (asked about first), and whether the share dialog is open.
@@ -120,7 +122,7 @@ function App() {
     }
   };
   const reset = async () => {
-    if (!confirm('Delete every object and start an empty cluster?')) return;
+    setConfirmReset(false);
     setStatus((await adminCall(BASE, 'reset')) as HostStatus);
     reread();
   };
@@ -141,10 +143,15 @@ function App() {
         <a href={`${BASE}__playground/export`} download="cluster.yaml">Export (YAML)</a>
         <label className="button file-button">Import (YAML)… <input className="sr-only" type="file" accept=".yaml,.yml" onChange={(e) => void importFile(e.target)} /></label>
         <button type="button" onClick={share}>Share this cluster as a link</button>
-        <button type="button" onClick={() => void reset()}>Reset cluster</button>
+        <button type="button" onClick={() => setConfirmReset(true)}>Reset cluster</button>
         <button type="button" onClick={() => void refresh()}>Refresh status</button>
       </div>
       {status && <Playground key={clusterEpoch} apiBase={BASE} />}
+      {confirmReset && (
+        <ConfirmDialog title="Reset the cluster?" confirmLabel="Delete everything" onCancel={() => setConfirmReset(false)} onConfirm={() => void reset()}>
+          <p>Every object goes, and the cluster starts again empty, with only what a new cluster has. Export it first to keep a copy.</p>
+        </ConfirmDialog>
+      )}
       {importReport && <ImportResultDialog report={importReport} onClose={() => setImportReport(undefined)} />}
       <Suspense fallback={null}>
         {status && scenario !== undefined && <OpenScenarioDialog base={BASE} data={scenario} onOpened={(r, lesson) => void scenarioOpened(r, lesson)} onCancel={() => leaveScenario({ view: 'home' })} />}
