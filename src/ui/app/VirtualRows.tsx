@@ -1,15 +1,14 @@
-// The rows of a Table page, windowed with @tanstack/react-virtual: only the rows in the scroll box
-// (plus an overscan) are in the DOM, with spacers for the rest. Every row has one fixed height, so
-// nothing is measured; scrolling re-renders this component alone, and the list view around it
-// (toolbar, paging facts, event log) is not touched by scrolling.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+// The rows of a Table page, windowed: only the rows in the scroll box (plus an overscan) are in
+// the DOM, with spacers for the rest. The scroll position lives here, in whole rows, so scrolling
+// re-renders this component alone and only when a row boundary is crossed; the list view around
+// it (toolbar, paging facts, event log) is not touched by scrolling.
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { TableColumn, TableRow } from '../lib/api';
+import { visibleRange } from '../lib/virtual-range';
+import { scheduleInFrame } from '../lib/watch-store';
 
 /** Every row has this height (CSS `.table-scroll tbody tr`), which is what makes windowing exact. */
 const ROW_HEIGHT = 26;
-/** Rows kept in the DOM beyond each edge of the scroll box, so a quick scroll shows no blank. */
-const OVERSCAN = 10;
 
 export interface VirtualRowsProps {
   columns: TableColumn[];
@@ -22,33 +21,45 @@ export interface VirtualRowsProps {
 
 export const VirtualRows = memo(function VirtualRows({ columns, rows, objectLink, wide = false }: VirtualRowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: OVERSCAN,
-    // No flushSync on scroll: its updates join React's batching, so a burst of watch events and a
-    // scroll in the same frame still make one commit (issue 24's budget).
-    useFlushSync: false,
-    // Before the first measurement (and in a test without layout) assume a 400 px box.
-    initialRect: { width: 0, height: 400 },
-  });
-  const items = virtualizer.getVirtualItems();
-  const before = items[0]?.start ?? 0;
-  const after = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const [viewport, setViewport] = useState({ firstRow: 0, height: 400 });
+  // The last viewport asked for, so an unchanged measurement schedules nothing: even a no-op
+  // setState can make React render and commit once more.
+  const wanted = useRef(viewport);
+  const measure = useCallback((el: HTMLElement) => {
+    const next = { firstRow: Math.floor(el.scrollTop / ROW_HEIGHT), height: el.clientHeight };
+    if (wanted.current.firstRow === next.firstRow && wanted.current.height === next.height) return;
+    wanted.current = next;
+    setViewport(next);
+  }, []);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    measure(el);
+    // ResizeObserver callbacks run after the frame's layout, outside any frame callback: a state
+    // update made there would commit on its own, a second render in the frame. It waits for the
+    // next frame's shared queue instead, where it joins that frame's single commit.
+    let live = true;
+    const observer = new ResizeObserver(() => scheduleInFrame(() => live && measure(el)));
+    observer.observe(el);
+    return () => {
+      live = false;
+      observer.disconnect();
+    };
+  }, [measure]);
   const nameColumn = columns.findIndex((c) => c.format === 'name');
   const hidden = (c: TableColumn) => Boolean(c.priority) && !wide;
   const shown = columns.filter((c) => !hidden(c));
+  const range = visibleRange(viewport.firstRow * ROW_HEIGHT, viewport.height, ROW_HEIGHT, rows.length);
   return (
-    <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Rows (scroll)">
+    <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Rows (scroll)" onScroll={(e) => measure(e.currentTarget)}>
       <table aria-rowcount={rows.length + 1}>
         <thead>
           <tr>{shown.map((c) => <th key={c.name} title={c.description}>{c.name.toUpperCase()}</th>)}</tr>
         </thead>
         <tbody>
-          {before > 0 && <tr aria-hidden="true" style={{ height: before }}><td colSpan={shown.length || 1} /></tr>}
-          {items.map(({ index: i }) => {
-            const row = rows[i]!;
+          {range.before > 0 && <tr aria-hidden="true" style={{ height: range.before }}><td colSpan={shown.length || 1} /></tr>}
+          {rows.slice(range.start, range.end).map((row, offset) => {
+            const i = range.start + offset;
             const meta = row.object?.metadata;
             const name = meta?.name ?? String(row.cells[nameColumn] ?? '');
             return (
@@ -59,7 +70,7 @@ export const VirtualRows = memo(function VirtualRows({ columns, rows, objectLink
               </tr>
             );
           })}
-          {after > 0 && <tr aria-hidden="true" style={{ height: after }}><td colSpan={shown.length || 1} /></tr>}
+          {range.after > 0 && <tr aria-hidden="true" style={{ height: range.after }}><td colSpan={shown.length || 1} /></tr>}
         </tbody>
       </table>
     </div>

@@ -4,7 +4,7 @@
 // the browser host (the Node host keeps real time, at its --clock-speed).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pause, Play } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { clockAction, NoAdminEndpoints, readClock } from '../../../hosts/sw/page/page-client';
 import type { ClockAction, HostClock } from '../../../hosts/sw/protocol';
 import { clusterTime } from './clock-format';
@@ -20,23 +20,33 @@ const STEPS: ReadonlyArray<[ms: number, label: string]> = [
 ];
 const SPEEDS = [0.5, 1, 2, 5, 10, 60];
 
-/** The clock as last read, kept current between reads from its speed (no request per tick). */
-function useTicking(clock: HostClock | undefined, readAt: number): number | undefined {
-  const [, setTick] = useState(0);
-  useEffect(() => {
+/**
+ * The cluster time as last read, kept current between reads from its speed: no request per tick,
+ * and no React render either — the text is written straight into the element when it changes, so
+ * a burst of watch events elsewhere on the page keeps its one React commit per frame.
+ */
+function ClusterTimeText({ clock, readAt }: { clock: HostClock | undefined; readAt: number }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const show = () => {
+      const text = !clock ? '—' : clusterTime(clock.paused ? clock.now : clock.now + (Date.now() - readAt) * clock.speed);
+      if (el.textContent !== text) el.textContent = text;
+    };
+    show();
     if (!clock || clock.paused) return;
-    const timer = setInterval(() => setTick((n) => n + 1), 250);
+    const timer = setInterval(show, 250);
     return () => clearInterval(timer);
-  }, [clock]);
-  if (!clock) return undefined;
-  return clock.paused ? clock.now : clock.now + (Date.now() - readAt) * clock.speed;
+  }, [clock, readAt]);
+  return <span role="timer" data-testid="cluster-time" ref={ref} />;
 }
 
 export function ClockControls({ apiBase }: { apiBase: string }) {
   const queryClient = useQueryClient();
   const key = clockKey(apiBase);
-  const clock = useQuery({ queryKey: key, queryFn: () => readClock(apiBase), refetchInterval: 2_000 });
-  const now = useTicking(clock.data, clock.dataUpdatedAt);
+  // Read again now and then (another tab may have paused it); the text ticks on between reads.
+  const clock = useQuery({ queryKey: key, queryFn: () => readClock(apiBase), refetchInterval: 10_000 });
   const act = useMutation({
     mutationFn: (action: ClockAction) => clockAction(apiBase, action),
     onSuccess: (answer, action) => {
@@ -54,7 +64,7 @@ export function ClockControls({ apiBase }: { apiBase: string }) {
   return (
     <div className="clock-controls" role="group" aria-label="Cluster clock">
       <span className={state?.paused ? 'clock-time paused' : 'clock-time'} title={`Cluster time (UTC)${state?.paused ? ', paused' : ''}: what the controllers, the kubelets and the timestamps see`}>
-        <span role="timer" data-testid="cluster-time">{now === undefined ? '—' : clusterTime(now)}</span>
+        <ClusterTimeText clock={clock.data} readAt={clock.dataUpdatedAt} />
         {state?.paused && <span className="clock-paused" data-testid="clock-paused">paused</span>}
       </span>
       {state?.paused ? (
