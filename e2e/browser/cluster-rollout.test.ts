@@ -4,21 +4,12 @@
 // the clock is stepped; the lists show the status columns, the object view the Events. Screenshots
 // of the lists, the object view, the settings and the clock at 1440×900 and 1024×768, light and dark.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiSession, pageFetch, UI_SHOTS, type UiSession } from './harness';
+import { pageFetch, UI_SHOTS, useUiSession } from './harness';
 
-let session: UiSession;
 let page: Page;
-
-beforeAll(async () => {
-  session = await openUiSession();
-  ({ page } = session);
-}, 180_000);
-
-afterAll(async () => {
-  await session?.close();
-});
+useUiSession((s) => (page = s.page), 180_000);
 
 const go = (p: Page, hash: string) => p.evaluate((h) => (location.hash = h), hash);
 const DEPLOYMENTS = 'apis/apps/v1/namespaces/default/deployments';

@@ -1,6 +1,7 @@
 // Browser-test plumbing: build the static site with the vite JS API into a temp folder, serve it
 // with our static server on 127.0.0.1 (random port), and drive the system Chromium through
 // playwright-core (which downloads no browsers).
+import { afterAll, beforeAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -134,4 +135,36 @@ export async function openUiSession(): Promise<UiSession> {
       await site.close();
     },
   };
+}
+
+/**
+ * One UI session for a test file: opened before its first test, closed after its last. `ready`
+ * receives the session (the file keeps the page it drives in its own variable).
+ */
+export function useUiSession(ready: (session: UiSession) => void, timeoutMs = 120_000): void {
+  let session: UiSession | undefined;
+  beforeAll(async () => {
+    session = await openUiSession();
+    ready(session);
+  }, timeoutMs);
+  afterAll(async () => {
+    await session?.close();
+  });
+}
+
+/**
+ * The screenshots a person judges a screen by: 1440×900 and 1024×768, light and dark, saved as
+ * `<name>-<w>x<h>-<scheme>.png`; the page returns to the session's 1280×720 light view after.
+ */
+export async function screenshotViews(page: Page, name: string, opts: { fullPage?: boolean; settleMs?: number } = {}): Promise<void> {
+  for (const [w, h] of [[1440, 900], [1024, 768]] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.emulateMedia({ colorScheme: scheme });
+      if (opts.settleMs) await page.waitForTimeout(opts.settleMs);
+      await page.screenshot({ path: join(UI_SHOTS, `${name}-${w}x${h}-${scheme}.png`), fullPage: opts.fullPage ?? false });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
 }

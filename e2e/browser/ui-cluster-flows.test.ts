@@ -3,21 +3,12 @@
 // every open view read the cluster again; an import brings objects back exactly, with their
 // owners, and says what it did in a dialog.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiSession, pageFetch, UI_SHOTS, type UiSession } from './harness';
+import { useUiSession, pageFetch, UI_SHOTS } from './harness';
 
-let session: UiSession;
 let page: Page;
-
-beforeAll(async () => {
-  session = await openUiSession();
-  ({ page } = session);
-}, 120_000);
-
-afterAll(async () => {
-  await session?.close();
-});
+useUiSession((s) => (page = s.page));
 
 const go = (p: Page, hash: string) => p.evaluate((h) => (location.hash = h), hash);
 const send = (p: Page, method: string, path: string, body: unknown, contentType = 'application/json') =>

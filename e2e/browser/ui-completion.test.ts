@@ -1,21 +1,12 @@
 // Value completion in the Monaco YAML editor (known values of imagePullPolicy offered after
 // `imagePullPolicy: `), and the resource tree picking up a CRD as soon as it is created or deleted
 // (discovery is otherwise cached for 30 s).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiSession, pageFetch, type UiSession } from './harness';
+import { pageFetch, useUiSession } from './harness';
 
-let session: UiSession;
 let page: Page;
-
-beforeAll(async () => {
-  session = await openUiSession();
-  page = session.page;
-}, 120_000);
-
-afterAll(async () => {
-  await session?.close();
-});
+useUiSession((s) => (page = s.page));
 
 describe('editor value completion', () => {
   it('offers IfNotPresent after `imagePullPolicy: ` and inserts the chosen value', async () => {

@@ -4,21 +4,12 @@
 // ownership") the old 409 box goes and the page says to press Apply. Screenshots at 1440×900 and
 // 1024×768, light and dark, go to test-results/ui-screenshots/.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiSession, pageFetch, UI_SHOTS, type UiSession } from './harness';
+import { screenshotViews, useUiSession, pageFetch } from './harness';
 
-let session: UiSession;
 let page: Page;
-
-beforeAll(async () => {
-  session = await openUiSession();
-  ({ page } = session);
-}, 120_000);
-
-afterAll(async () => {
-  await session?.close();
-});
+useUiSession((s) => (page = s.page));
 
 const go = (p: Page, hash: string) => p.evaluate((h) => (location.hash = h), hash);
 const applyAs = (manager: string, data: Record<string, string>) =>
@@ -29,17 +20,7 @@ const applyAs = (manager: string, data: Record<string, string>) =>
   });
 const writeResult = () => page.getByTestId('write-result');
 
-async function shots(name: string): Promise<void> {
-  for (const [w, h] of [[1440, 900], [1024, 768]] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(UI_SHOTS, `${name}-${w}x${h}-${scheme}.png`), fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shots = (name: string) => screenshotViews(page, name, { fullPage: true });
 
 async function setEditor(text: string): Promise<void> {
   const editor = page.locator('.write-actions .monaco-editor').first();

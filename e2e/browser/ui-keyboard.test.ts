@@ -1,38 +1,18 @@
 // The keyboard and the URL: in the object view's editor Ctrl+Enter sends the chosen action and
 // Ctrl+Shift+Enter its dry run; Delete asks first; a list page (with its page size) and the request
 // console's request live in the URL, so a reload or a shared link shows the same screen.
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiSession, pageFetch, UI_SHOTS, type UiSession } from './harness';
+import { screenshotViews, useUiSession, pageFetch } from './harness';
 
-let session: UiSession;
 let page: Page;
-
-beforeAll(async () => {
-  session = await openUiSession();
-  ({ page } = session);
-}, 120_000);
-
-afterAll(async () => {
-  await session?.close();
-});
+useUiSession((s) => (page = s.page));
 
 const go = (p: Page, hash: string) => p.evaluate((h) => (location.hash = h), hash);
 const postJson = (p: Page, path: string, body: unknown) => pageFetch(p, path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 const result = () => page.getByTestId('write-result').innerText();
 
-async function shots(name: string): Promise<void> {
-  for (const [w, h] of [[1440, 900], [1024, 768]] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(UI_SHOTS, `${name}-${w}x${h}-${scheme}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shots = (name: string) => screenshotViews(page, name);
 
 /** Types into the write editor by pasting (Monaco keeps the indentation); focus stays in it. */
 async function setEditor(text: string): Promise<void> {

@@ -2,24 +2,14 @@
 // step by step, each step's check (read from the API's watch) passing; one step is failed on
 // purpose and shows its hint; progress survives a reload. Screenshots of the welcome screen and a
 // lesson at 1440×900 and 1024×768, light and dark, go to test-results/ui-screenshots/.
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiSession, UI_SHOTS, type UiSession } from './harness';
+import { screenshotViews, useUiSession } from './harness';
 import { LESSONS } from '../../src/ui/lessons/catalog';
 import { tokenFromAnswer, tokenToFill } from '../../src/ui/lessons/watch-answers';
 
-let session: UiSession;
 let page: Page;
-
-beforeAll(async () => {
-  session = await openUiSession();
-  ({ page } = session);
-}, 120_000);
-
-afterAll(async () => {
-  await session?.close();
-});
+useUiSession((s) => (page = s.page));
 
 const check = () => page.getByTestId('step-check');
 
@@ -30,17 +20,7 @@ async function sendCard(index: number): Promise<void> {
   if (answers === 0) await card.getByTestId('answer-status').waitFor();
 }
 
-async function shots(name: string): Promise<void> {
-  for (const [w, h] of [[1440, 900], [1024, 768]] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(UI_SHOTS, `${name}-${w}x${h}-${scheme}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shots = (name: string) => screenshotViews(page, name);
 
 describe('lessons in the page', () => {
   it('welcomes a first-time learner with a way in', async () => {

@@ -3,37 +3,21 @@
 // context: its own Service Worker and IndexedDB) asks first, then brings back the same objects
 // with the same managedFields, and opens the lesson the link names. Screenshots of both dialogs
 // at 1440×900 and 1024×768, light and dark, go to test-results/ui-screenshots/.
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openApp, openUiSession, pageFetch, UI_SHOTS, type UiSession } from './harness';
+import { openApp, screenshotViews, useUiSession, pageFetch, type UiSession } from './harness';
 
 let session: UiSession;
 let page: Page;
-
-beforeAll(async () => {
-  session = await openUiSession();
-  ({ page } = session);
-}, 120_000);
-
-afterAll(async () => {
-  await session?.close();
+useUiSession((s) => {
+  session = s;
+  page = s.page;
 });
 
 const send = (p: Page, method: string, path: string, body: unknown, contentType = 'application/json') =>
   pageFetch(p, path, { method, headers: { 'Content-Type': contentType }, body: JSON.stringify(body) });
 
-async function shots(p: Page, name: string): Promise<void> {
-  for (const [w, h] of [[1440, 900], [1024, 768]] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await p.setViewportSize({ width: w, height: h });
-      await p.emulateMedia({ colorScheme: scheme });
-      await p.screenshot({ path: join(UI_SHOTS, `${name}-${w}x${h}-${scheme}.png`) });
-    }
-  }
-  await p.setViewportSize({ width: 1280, height: 720 });
-  await p.emulateMedia({ colorScheme: 'light' });
-}
+const shots = (p: Page, name: string) => screenshotViews(p, name);
 
 /** An object as read from the API, without the resourceVersion a new history renumbers. */
 async function readObject(p: Page, path: string): Promise<{ status: number; object?: Record<string, unknown> }> {

@@ -4,9 +4,9 @@
 // RBAC with the page acting as alice (Forbidden) and back to admin. Screenshots go to
 // test-results/ui-screenshots/ like the other UI tests.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiSession, pageFetch, stopServiceWorkers, UI_SHOTS, waitReady, type UiSession } from './harness';
+import { useUiSession, pageFetch, stopServiceWorkers, UI_SHOTS, waitReady } from './harness';
 
 const DEPRECATION = 'batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob';
 const CRONJOB = `apiVersion: batch/v1beta1
@@ -25,7 +25,6 @@ spec:
             image: busybox
 `;
 
-let session: UiSession;
 let page: Page;
 
 const shot = (name: string) => page.screenshot({ path: join(UI_SHOTS, `${name}.png`) });
@@ -52,14 +51,7 @@ async function applySettings(runtimeConfig: string, accessControl: 'off' | 'RBAC
   await panel.getByRole('button', { name: 'Apply' }).click();
 }
 
-beforeAll(async () => {
-  session = await openUiSession();
-  page = session.page;
-}, 120_000);
-
-afterAll(async () => {
-  await session?.close();
-});
+useUiSession((s) => (page = s.page));
 
 describe('settings, identity and warnings', () => {
   it('creating a CronJob through batch/v1beta1 shows the deprecation warning beside the response and in the page list', async () => {

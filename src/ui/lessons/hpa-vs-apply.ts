@@ -1,8 +1,9 @@
 // The HPA lesson depends on one thing only: the HPA controller writing spec.replicas through the
 // scale subresource as kube-controller-manager. minReplicas above the applied count makes it act
 // without any metrics (kube's HPA raises a Deployment below minReplicas before reading usage).
-import { apply, DEPLOY, done, notYet, ownerNames, remove, statusReason } from './checks';
+import { apply, DEPLOY, done, notYet, ownerNames, remove } from './checks';
 import { deploymentPath, deploymentYaml, specReplicas } from './cluster-checks';
+import { dropReplicasStep, reapplyConflictStep } from './replicas-steps';
 import type { Lesson } from './types';
 
 const NAME = 'autoscaled';
@@ -62,31 +63,12 @@ export const hpaVsApplyLesson: Lesson = {
         return specReplicas(d) === 3 && owners.includes('kube-controller-manager') ? done('The HPA set spec.replicas to 3; kube-controller-manager owns it now.') : notYet(`spec.replicas is ${specReplicas(d)}, owned by ${owners.join(', ') || 'nobody'}: waiting for the HPA.`);
       },
     },
-    {
-      title: 'Apply the old file again',
-      text: 'alice applies her file unchanged, `replicas: 1`. The API refuses: 409 Conflict with `kube-controller-manager`. Forcing it would set 1 — and the HPA would put 3 back on its next sync: a tug of war, and pods created and killed on every deploy.',
-      requests: [apply(PATH, 'alice', deploymentYaml(NAME, 'nginx:1.21', 1))],
-      kubectl: 'kubectl apply --server-side --field-manager=alice -f autoscaled.yaml',
-      hint: 'Send it without force: the point is the 409.',
-      watch: DEPLOY,
-      async check(_api, last) {
-        if (!last) return notYet('Send the apply.');
-        return last.status === 409 && statusReason(last.body) === 'Conflict' ? done('409 Conflict: spec.replicas is managed by kube-controller-manager (the HPA).') : notYet(`The answer was ${last.status}, not a 409 Conflict.`);
-      },
-    },
-    {
+    reapplyConflictStep(NAME, 1, 'kube-controller-manager (the HPA)', 'alice applies her file unchanged, `replicas: 1`. The API refuses: 409 Conflict with `kube-controller-manager`. Forcing it would set 1 — and the HPA would put 3 back on its next sync: a tug of war, and pods created and killed on every deploy.'),
+    dropReplicasStep(NAME, 3, {
       title: 'The fix: drop replicas from your config',
       text: 'With an HPA, replicas is the autoscaler’s. Remove `replicas` from the configuration and apply: no conflict, the HPA keeps its 3, and alice owns the rest of the Deployment.',
-      requests: [apply(PATH, 'alice', deploymentYaml(NAME, 'nginx:1.21'))],
-      kubectl: 'kubectl apply --server-side --field-manager=alice -f autoscaled.yaml   # replicas removed from the file',
-      hint: 'Delete the replicas line from the body before sending.',
-      watch: DEPLOY,
-      async check(api, last) {
-        if (!last || last.status !== 200) return notYet(last ? `The answer was ${last.status}: is replicas still in the body?` : 'Send the apply without replicas.');
-        const d = await api.get(PATH);
-        const owners = ownerNames(d, ['f:spec', 'f:replicas']);
-        return specReplicas(d) === 3 && owners.includes('kube-controller-manager') && !owners.includes('alice') ? done('Applied: spec.replicas stays 3, the HPA’s.') : notYet(`spec.replicas is ${specReplicas(d)}, owned by ${owners.join(', ')}.`);
-      },
-    },
+      done: 'Applied: spec.replicas stays 3, the HPA’s.',
+      holder: 'kube-controller-manager',
+    }),
   ],
 };

@@ -1,5 +1,6 @@
-import { apply, DEPLOY, done, MERGE, notYet, ownerNames, ownersOf, remove, statusReason } from './checks';
+import { apply, DEPLOY, done, MERGE, notYet, ownerNames, ownersOf, remove } from './checks';
 import { deploymentPath, deploymentYaml, specReplicas } from './cluster-checks';
+import { dropReplicasStep, reapplyConflictStep } from './replicas-steps';
 import type { Lesson } from './types';
 
 const NAME = 'scaled';
@@ -38,31 +39,11 @@ export const scaleVsApplyLesson: Lesson = {
         return specReplicas(d) === 4 && owners.includes('kubectl-scale') && !owners.includes('alice') ? done('spec.replicas is 4, owned by kubectl-scale alone.') : notYet(`spec.replicas is ${specReplicas(d)}, owned by ${owners.join(', ') || 'nobody'}.`);
       },
     },
-    {
-      title: 'Apply the old file again',
-      text: 'alice applies her unchanged file (`replicas: 2`). Her intent and kubectl-scale’s value differ on a field she no longer owns: 409 Conflict, naming `kubectl-scale`. Without the conflict, every apply of an old file would undo a scale-up.',
-      requests: [apply(PATH, 'alice', deploymentYaml(NAME, 'nginx:1.21', 2))],
-      kubectl: 'kubectl apply --server-side --field-manager=alice -f scaled.yaml',
-      hint: 'Send it without force: the point is the 409.',
-      watch: DEPLOY,
-      async check(_api, last) {
-        if (!last) return notYet('Send the apply.');
-        return last.status === 409 && statusReason(last.body) === 'Conflict' ? done('409 Conflict: spec.replicas is managed by kubectl-scale.') : notYet(`The answer was ${last.status}, not a 409 Conflict.`);
-      },
-    },
-    {
+    reapplyConflictStep(NAME, 2, 'kubectl-scale', 'alice applies her unchanged file (`replicas: 2`). Her intent and kubectl-scale’s value differ on a field she no longer owns: 409 Conflict, naming `kubectl-scale`. Without the conflict, every apply of an old file would undo a scale-up.'),
+    dropReplicasStep(NAME, 4, {
       title: 'The fix: leave replicas out',
       text: 'Whoever scales the Deployment (a person, an HPA) should own `spec.replicas`, so alice’s configuration leaves it out. Apply the file without `replicas`: no conflict, replicas stays 4, and alice owns everything else.',
-      requests: [apply(PATH, 'alice', deploymentYaml(NAME, 'nginx:1.21'))],
-      kubectl: 'kubectl apply --server-side --field-manager=alice -f scaled.yaml   # replicas removed from the file',
-      hint: 'Delete the replicas line from the body before sending.',
-      watch: DEPLOY,
-      async check(api, last) {
-        if (!last || last.status !== 200) return notYet(last ? `The answer was ${last.status}: is replicas still in the body?` : 'Send the apply without replicas.');
-        const d = await api.get(PATH);
-        const owners = ownerNames(d, ['f:spec', 'f:replicas']);
-        return specReplicas(d) === 4 && !owners.includes('alice') ? done('Applied: replicas stays 4 (kubectl-scale’s); alice owns the rest.') : notYet(`spec.replicas is ${specReplicas(d)}, owned by ${owners.join(', ')}.`);
-      },
-    },
+      done: 'Applied: replicas stays 4 (kubectl-scale’s); alice owns the rest.',
+    }),
   ],
 };
