@@ -14,7 +14,7 @@ import {
   str,
 } from '../format';
 import { age, between, parseTimestamp, humanDuration } from '../time';
-import type { KubeObject, Printer } from '../types';
+import type { ColumnDefinition, KubeObject, PrintedRow, Printer } from '../types';
 
 const CONTAINERS = column('Containers', 'string', 'Container names of the pod template.', 1);
 const IMAGES = column('Images', 'string', 'Container images of the pod template.', 1);
@@ -25,7 +25,9 @@ function replicas(spec: KubeObject): number {
   return typeof spec.replicas === 'number' ? int(spec.replicas) : 1;
 }
 
-function parts(obj: KubeObject) {
+type Parts = { meta: KubeObject; spec: KubeObject; status: KubeObject };
+
+function parts(obj: KubeObject): Parts {
   return { meta: asRecord(obj.metadata), spec: asRecord(obj.spec), status: asRecord(obj.status) };
 }
 
@@ -33,131 +35,78 @@ function templateSpec(spec: KubeObject): KubeObject {
   return asRecord(asRecord(spec.template).spec);
 }
 
-export const deploymentPrinter: Printer = {
+/** What sets one pod-owning kind's table apart; the rest is the same for all of them. */
+interface PodOwnerColumns {
+  /** The columns between Name and Age. */
+  columns: ColumnDefinition[];
+  /** Their cells, in the same order. */
+  cells(p: Parts, now: number): PrintedRow['cells'];
+  /** The spec that holds `template` and `selector` (a CronJob's job template's); the object's own by default. */
+  workloadSpec?(spec: KubeObject): KubeObject;
+  /** How the wide Selector column prints the selector; absent: the kind has no Selector column. */
+  selector?(selector: unknown): string;
+}
+
+/** Name, the kind's own columns, Age, then the wide Containers, Images (and Selector) columns. */
+function podOwnerPrinter(t: PodOwnerColumns): Printer {
+  return {
+    columns: [NAME_COLUMN, ...t.columns, AGE_COLUMN, CONTAINERS, IMAGES, ...(t.selector ? [SELECTOR] : [])],
+    print(obj, now) {
+      const p = parts(obj);
+      const workload = t.workloadSpec?.(p.spec) ?? p.spec;
+      const [names, images] = containerCells(templateSpec(workload));
+      const selector = t.selector ? [t.selector(workload.selector)] : [];
+      return { cells: [str(p.meta.name), ...t.cells(p, now), age(p.meta.creationTimestamp, now), names, images, ...selector] };
+    },
+  };
+}
+
+export const deploymentPrinter = podOwnerPrinter({
   columns: [
-    NAME_COLUMN,
     column('Ready', 'string', 'Ready pods out of desired replicas.'),
     column('Up-to-date', 'string', 'Pods running the latest pod template.'),
     column('Available', 'string', 'Pods available to serve (ready for at least minReadySeconds).'),
-    AGE_COLUMN,
-    CONTAINERS,
-    IMAGES,
-    SELECTOR,
   ],
-  print(obj, now) {
-    const { meta, spec, status } = parts(obj);
-    const [names, images] = containerCells(templateSpec(spec));
-    return {
-      cells: [
-        str(meta.name),
-        `${int(status.readyReplicas)}/${replicas(spec)}`,
-        int(status.updatedReplicas),
-        int(status.availableReplicas),
-        age(meta.creationTimestamp, now),
-        names,
-        images,
-        selectorString(spec.selector),
-      ],
-    };
-  },
-};
+  cells: ({ spec, status }) => [`${int(status.readyReplicas)}/${replicas(spec)}`, int(status.updatedReplicas), int(status.availableReplicas)],
+  selector: selectorString,
+});
 
-export const replicaSetPrinter: Printer = {
-  columns: [
-    NAME_COLUMN,
-    column('Desired', 'integer', 'Desired number of pods.'),
-    column('Current', 'integer', 'Pods currently created.'),
-    column('Ready', 'integer', 'Pods that are ready.'),
-    AGE_COLUMN,
-    CONTAINERS,
-    IMAGES,
-    SELECTOR,
-  ],
-  print(obj, now) {
-    const { meta, spec, status } = parts(obj);
-    const [names, images] = containerCells(templateSpec(spec));
-    return {
-      cells: [
-        str(meta.name),
-        replicas(spec),
-        int(status.replicas),
-        int(status.readyReplicas),
-        age(meta.creationTimestamp, now),
-        names,
-        images,
-        formatLabelSelector(spec.selector),
-      ],
-    };
-  },
-};
+const REPLICA_COLUMNS = [
+  column('Desired', 'integer', 'Desired number of pods.'),
+  column('Current', 'integer', 'Pods currently created.'),
+  column('Ready', 'integer', 'Pods that are ready.'),
+];
+const replicaCells = ({ spec, status }: Parts) => [replicas(spec), int(status.replicas), int(status.readyReplicas)];
+
+export const replicaSetPrinter = podOwnerPrinter({ columns: REPLICA_COLUMNS, cells: replicaCells, selector: formatLabelSelector });
 
 /** Same columns as ReplicaSet; the selector is a plain label map. */
-export const replicationControllerPrinter: Printer = {
-  columns: replicaSetPrinter.columns,
-  print(obj, now) {
-    const { meta, spec, status } = parts(obj);
-    const [names, images] = containerCells(templateSpec(spec));
-    return {
-      cells: [
-        str(meta.name),
-        replicas(spec),
-        int(status.replicas),
-        int(status.readyReplicas),
-        age(meta.creationTimestamp, now),
-        names,
-        images,
-        formatLabels(spec.selector),
-      ],
-    };
-  },
-};
+export const replicationControllerPrinter = podOwnerPrinter({ columns: REPLICA_COLUMNS, cells: replicaCells, selector: formatLabels });
 
-export const statefulSetPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Ready', 'string', 'Ready pods out of desired replicas.'), AGE_COLUMN, CONTAINERS, IMAGES],
-  print(obj, now) {
-    const { meta, spec, status } = parts(obj);
-    const [names, images] = containerCells(templateSpec(spec));
-    return {
-      cells: [str(meta.name), `${int(status.readyReplicas)}/${replicas(spec)}`, age(meta.creationTimestamp, now), names, images],
-    };
-  },
-};
+export const statefulSetPrinter = podOwnerPrinter({
+  columns: [column('Ready', 'string', 'Ready pods out of desired replicas.')],
+  cells: ({ spec, status }) => [`${int(status.readyReplicas)}/${replicas(spec)}`],
+});
 
-export const daemonSetPrinter: Printer = {
+export const daemonSetPrinter = podOwnerPrinter({
   columns: [
-    NAME_COLUMN,
     column('Desired', 'integer', 'Nodes that should run the daemon pod.'),
     column('Current', 'integer', 'Nodes running at least one daemon pod.'),
     column('Ready', 'integer', 'Nodes whose daemon pod is ready.'),
     column('Up-to-date', 'integer', 'Nodes running the latest daemon pod template.'),
     column('Available', 'integer', 'Nodes whose daemon pod is available.'),
     column('Node Selector', 'string', 'Node labels a node needs to run the daemon pod.'),
-    AGE_COLUMN,
-    CONTAINERS,
-    IMAGES,
-    SELECTOR,
   ],
-  print(obj, now) {
-    const { meta, spec, status } = parts(obj);
-    const podSpec = templateSpec(spec);
-    const [names, images] = containerCells(podSpec);
-    return {
-      cells: [
-        str(meta.name),
-        int(status.desiredNumberScheduled),
-        int(status.currentNumberScheduled),
-        int(status.numberReady),
-        int(status.updatedNumberScheduled),
-        int(status.numberAvailable),
-        formatLabels(podSpec.nodeSelector),
-        age(meta.creationTimestamp, now),
-        names,
-        images,
-        formatLabelSelector(spec.selector),
-      ],
-    };
-  },
-};
+  cells: ({ spec, status }) => [
+    int(status.desiredNumberScheduled),
+    int(status.currentNumberScheduled),
+    int(status.numberReady),
+    int(status.updatedNumberScheduled),
+    int(status.numberAvailable),
+    formatLabels(templateSpec(spec).nodeSelector),
+  ],
+  selector: formatLabelSelector,
+});
 
 function jobCompletions(spec: KubeObject, status: KubeObject): string {
   const succeeded = int(status.succeeded);
@@ -173,65 +122,31 @@ function jobDuration(status: KubeObject, now: number): string {
   return between(status.startTime, status.completionTime);
 }
 
-export const jobPrinter: Printer = {
+export const jobPrinter = podOwnerPrinter({
   columns: [
-    NAME_COLUMN,
     column('Completions', 'string', 'Succeeded pods out of required completions.'),
     column('Duration', 'string', 'Time the job ran (until now while it is running).'),
-    AGE_COLUMN,
-    CONTAINERS,
-    IMAGES,
-    SELECTOR,
   ],
-  print(obj, now) {
-    const { meta, spec, status } = parts(obj);
-    const [names, images] = containerCells(templateSpec(spec));
-    return {
-      cells: [
-        str(meta.name),
-        jobCompletions(spec, status),
-        jobDuration(status, now),
-        age(meta.creationTimestamp, now),
-        names,
-        images,
-        formatLabelSelector(spec.selector),
-      ],
-    };
-  },
-};
+  cells: ({ spec, status }, now) => [jobCompletions(spec, status), jobDuration(status, now)],
+  selector: formatLabelSelector,
+});
 
-export const cronJobPrinter: Printer = {
+export const cronJobPrinter = podOwnerPrinter({
   columns: [
-    NAME_COLUMN,
     column('Schedule', 'string', 'Cron schedule of the job.'),
     column('Suspend', 'boolean', 'Whether new runs are suspended.'),
     column('Active', 'integer', 'Jobs currently running.'),
     column('Last Schedule', 'string', 'Time since a job was last scheduled.'),
-    AGE_COLUMN,
-    CONTAINERS,
-    IMAGES,
-    SELECTOR,
   ],
-  print(obj, now) {
-    const { meta, spec, status } = parts(obj);
-    const jobSpec = asRecord(asRecord(spec.jobTemplate).spec);
-    const [names, images] = containerCells(templateSpec(jobSpec));
-    const active = Array.isArray(status.active) ? status.active.length : 0;
-    return {
-      cells: [
-        str(meta.name),
-        str(spec.schedule),
-        boolPtr(spec.suspend),
-        active,
-        status.lastScheduleTime ? age(status.lastScheduleTime, now) : '<none>',
-        age(meta.creationTimestamp, now),
-        names,
-        images,
-        formatLabelSelector(jobSpec.selector),
-      ],
-    };
-  },
-};
+  cells: ({ spec, status }, now) => [
+    str(spec.schedule),
+    boolPtr(spec.suspend),
+    Array.isArray(status.active) ? status.active.length : 0,
+    status.lastScheduleTime ? age(status.lastScheduleTime, now) : '<none>',
+  ],
+  workloadSpec: (spec) => asRecord(asRecord(spec.jobTemplate).spec),
+  selector: formatLabelSelector,
+});
 
 export const podTemplatePrinter: Printer = {
   columns: [
