@@ -8,7 +8,7 @@ import type { AuditLog } from './audit';
 import type { WebhookTransport } from '../admission/webhooks/call';
 import type { Clock } from '../controllers/clock';
 import type { ClusterOptions } from '../controllers/controller';
-import type { ClusterControllers } from '../controllers/manager';
+import type { ControllerManager } from '../controllers/manager';
 
 export interface ApiServerOptions {
   /** Durable backend; defaults to the in-memory one. */
@@ -116,6 +116,6 @@ export interface ApiServer {
    */
   namespacesSettled?(): Promise<void>;
   /** The simulated cluster's components (present when `controllers` selected any). */
-  readonly controllers?: ClusterControllers;
+  readonly controllers?: ControllerManager;
 }
 
