@@ -63,6 +63,15 @@ describe('one list, two parts', () => {
     expect(log).toEqual(['stop garbagecollector']);
   });
 
+  it('starts no simulated component once a shutdown has stopped the cluster', async () => {
+    const log: string[] = [];
+    const manager = new ControllerManager(noApi, { server, list: list(log), selection: '*' });
+    manager.stopCluster();
+    await manager.start();
+    expect(log).toEqual(['start garbagecollector']);
+    manager.stop();
+  });
+
   it('an empty --controllers runs nothing', async () => {
     const log: string[] = [];
     await new ControllerManager(noApi, { server, list: list(log), selection: '' }).start();

@@ -45,6 +45,8 @@ export class ControllerManager {
   private readonly leader?: ControllerLeader;
   private readonly running: Controller[] = [];
   private stopped = false;
+  // Set by a shutdown's first step: no further simulated component starts.
+  private clusterStopped = false;
 
   constructor(handle: Handle, opts: ControllerManagerOptions) {
     this.clock = opts.clock ?? new RealClock();
@@ -67,7 +69,7 @@ export class ControllerManager {
     // The leader's first attempt is awaited: a lone host has its controllers running at once.
     await (this.leader ? this.leader.start() : this.startApiPart());
     for (const make of this.clusterPart) {
-      if (this.stopped) return;
+      if (this.clusterStopped) return;
       const c = make();
       if (!this.enabled.includes(c.name)) continue;
       this.running.push(c);
@@ -80,6 +82,7 @@ export class ControllerManager {
    * API's part writes through the store and stops with the store (`stop`).
    */
   stopCluster(): void {
+    this.clusterStopped = true;
     for (const c of this.running.splice(0).reverse()) c.stop();
     this.ctx.stop();
   }
