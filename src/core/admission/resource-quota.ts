@@ -1,12 +1,9 @@
-// The ResourceQuota admission plug-in and quota controller. A create that would take a
-// namespace's usage past a quota's hard limit is refused with kube's 403 wording; status.used
-// is recomputed from the stored objects whenever a counted resource or a quota changes.
-import { NamespaceQueue } from '../registry/namespace-queue';
+// The ResourceQuota admission plug-in: a create that would take a namespace's usage past a
+// quota's hard limit is refused with kube's 403 wording. The quota controller that keeps
+// status.used (controllers/builtin/quota-status-controller.ts) counts usage the same way.
 import type { RegistryContext } from '../registry/context';
 import type { ServedResource } from '../registry/catalog';
-import { deepEqual, type Obj } from '../registry/objects';
-import { updateObject } from '../registry/store';
-import type { StoreEvent, WatchHandle } from '../storage/types';
+import type { Obj } from '../registry/objects';
 import { forbidden } from '../meta/status';
 import { addQuantity, compareQuantity, formatQuantity, isZero, parseQuantity, type Quantity } from '../validation/quantity';
 import { COUNTED, missingPodCompute, usageOf } from './quota-usage';
@@ -18,18 +15,20 @@ function plus(a: Quantity, b: Quantity): Quantity {
   return isZero(a) ? b : addQuantity(a, b);
 }
 
-function served(ctx: RegistryContext, key: string): ServedResource | undefined {
+/** A counted resource (`group/resource`, v1) when this server serves it. */
+export function served(ctx: RegistryContext, key: string): ServedResource | undefined {
   const [group, resource] = key.split('/');
   return ctx.catalog.lookup(group, 'v1', resource);
 }
 
-async function listNs(ctx: RegistryContext, r: ServedResource, ns: string): Promise<Obj[]> {
+/** The stored objects of one resource in one namespace. */
+export async function listNs(ctx: RegistryContext, r: ServedResource, ns: string): Promise<Obj[]> {
   const { kvs } = await ctx.mvcc.range(`${r.keyPrefix}${ns}/`);
   return kvs.map((kv) => JSON.parse(kv.value) as Obj);
 }
 
 /** Usage of everything counted in the namespace, for the given quota keys. */
-async function namespaceUsage(ctx: RegistryContext, ns: string, keys: Set<string>): Promise<Map<string, Quantity>> {
+export async function namespaceUsage(ctx: RegistryContext, ns: string, keys: Set<string>): Promise<Map<string, Quantity>> {
   const used = new Map<string, Quantity>();
   for (const k of keys) used.set(k, ZERO);
   for (const key of Object.keys(COUNTED)) {
@@ -81,52 +80,6 @@ export async function admitQuota(ctx: RegistryContext, r: ServedResource, ns: st
     }
     if (failReq.size) {
       throw forbidden(r.info.group, r.info.resource, name, `exceeded quota: ${quota.metadata.name}, requested: ${pretty(failReq)}, used: ${pretty(failUsed)}, limited: ${pretty(failHard)}`);
-    }
-  }
-}
-
-/** Keeps status.hard and status.used of every quota current. */
-export class QuotaStatusController {
-  readonly name = 'resourcequota';
-  private readonly watches: WatchHandle[] = [];
-  private readonly namespaces: NamespaceQueue;
-
-  constructor(private readonly ctx: RegistryContext) {
-    this.namespaces = new NamespaceQueue(ctx, (ns) => this.sync(ns));
-  }
-
-  async start(): Promise<void> {
-    const quotas = served(this.ctx, '/resourcequotas');
-    if (!quotas || this.watches.length) return;
-    const { kvs, rev } = await this.ctx.mvcc.range(quotas.keyPrefix);
-    for (const kv of kvs) this.namespaces.push((JSON.parse(kv.value) as Obj).metadata?.namespace);
-    for (const key of Object.keys(COUNTED)) {
-      const r = served(this.ctx, key);
-      if (r) this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev: StoreEvent) => this.namespaces.push(ev.key.slice(r.keyPrefix.length).split('/')[0])));
-    }
-  }
-
-  stop(): void {
-    for (const w of this.watches.splice(0)) w.cancel();
-  }
-
-
-  async sync(ns: string): Promise<void> {
-    const quotas = served(this.ctx, '/resourcequotas');
-    if (!quotas) return;
-    // Every counted write lands here; most namespaces have no quota, which the index says without a read.
-    if (this.ctx.mvcc.count(`${quotas.keyPrefix}${ns}/`) === 0) return;
-    for (const quota of await listNs(this.ctx, quotas, ns)) {
-      if (quota.metadata?.deletionTimestamp) continue;
-      const hard: Record<string, unknown> = quota.spec?.hard ?? {};
-      const used = await namespaceUsage(this.ctx, ns, new Set(Object.keys(hard)));
-      const status = { hard: { ...hard }, used: Object.fromEntries([...used].map(([k, q]) => [k, formatQuantity(q)])) };
-      if (deepEqual(status, quota.status ?? {})) continue;
-      try {
-        await updateObject(this.ctx, quotas, ns, quota.metadata.name, (cur) => ({ ...cur, status }), { dryRun: false, subresource: 'status', allowCreate: false, checkName: false });
-      } catch {
-        // Deleted meanwhile or closing: the next event tries again.
-      }
     }
   }
 }

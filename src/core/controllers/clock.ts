@@ -81,7 +81,7 @@ export class VirtualClock implements Clock {
   }
 }
 
-/** A clock that `ClusterControllers.advance` can step timer by timer (virtual, or the playground's while paused). */
+/** A clock that `ControllerManager.advance` can step timer by timer (virtual, or the playground's while paused). */
 export interface SteppableClock extends Clock {
   nextTimerAt(): number | undefined;
   advance(ms: number): void;

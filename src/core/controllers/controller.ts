@@ -1,15 +1,28 @@
-// What every simulated cluster component shares: the Controller shape, and the context it is
-// started with (the clock, API clients with real identities, shared informers, its options).
+// What every controller shares: the Controller shape, and the context it is started with (the
+// clock, API clients with real identities, shared informers, the cluster's options, and the
+// server's store for the controllers that write through it, decision 0016).
+import type { RegistryContext } from '../registry/context';
+import type { ServiceAccountTokens } from '../auth/service-account-tokens';
 import { ApiClient, type Handle, type Identity } from './client';
 import type { Clock } from './clock';
 import { Informer } from './informer';
 import type { KeyQueue } from './queue';
 
-/** A component of the control plane or a node, named as kube-controller-manager's --controllers names it. */
+/** A controller or a simulated component, named as kube-controller-manager's --controllers names it. */
 export interface Controller {
   readonly name: string;
+  /** Lists what it follows and starts its watches; called again after a regained Lease, so a running one returns at once. */
   start(ctx: ControllerContext): Promise<void>;
+  /** Cancels its watches and queued work; harmless when it never started. */
   stop(): void;
+}
+
+/** The API server's parts the store-backed controllers work on (decision 0016). */
+export interface ServerStore {
+  /** The store, catalog and write hooks they read and write through. */
+  registry: RegistryContext;
+  /** The service-account token issuer (the tokens controller signs with it). */
+  serviceAccountTokens: ServiceAccountTokens;
 }
 
 /** Simulated nodes (kwok-like): how many, their size, how fast their kubelets act. */
@@ -61,6 +74,8 @@ export class ControllerContext {
     private readonly handle: Handle,
     readonly clock: Clock,
     readonly cluster: ClusterOptions,
+    /** The server's store, for the controllers that write through it rather than through the API. */
+    readonly server: ServerStore,
     /** The CA the csrsigning controller signs with, when the host has one. */
     readonly signing?: { certPem: string; keyPem: string },
   ) {}

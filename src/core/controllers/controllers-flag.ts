@@ -1,4 +1,4 @@
-// kube-controller-manager's --controllers: which of the in-process controllers run. A list of
+// kube-controller-manager's --controllers: which controllers of the one list run. A list of
 // names, `*` for every controller on by default, `-name` to switch one off (the first mention of
 // a name wins; without `*` only the named ones run). Names are checked against v1.23's list, so
 // a flag written for a real kube-controller-manager is accepted whether or not the controller
@@ -18,7 +18,7 @@ const KNOWN_CONTROLLERS = new Set([
 /**
  * The simulated cluster's components that kube-controller-manager has no name for: the simulated
  * nodes, their kubelets, kube-scheduler and the storage add-on's provisioner (see
- * core/controllers/manager.ts). They answer to the same flag.
+ * core/controllers/controller-list.ts). They answer to the same flag.
  */
 for (const name of ['nodes', 'kubelet', 'scheduler', 'metrics-server', 'storage-provisioner']) KNOWN_CONTROLLERS.add(name);
 

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CONTROLLER_NAMES } from './manager';
+import { CONTROLLER_NAMES } from './controller-list';
+import type { ServerStore } from './controller';
 
 describe('--controllers for the simulated cluster', () => {
   it('* turns every component on; -name turns one off; a name alone turns only it on; kube names are accepted', async () => {
-    const { ClusterControllers } = await import('./manager');
-    const enabled = (selection: string) => new ClusterControllers(async () => ({ status: 200, headers: {}, body: '' }), { selection }).enabled;
+    const { ControllerManager } = await import('./manager');
+    // Never started: the store is not used.
+    const server = {} as ServerStore;
+    const enabled = (selection: string) => new ControllerManager(async () => ({ status: 200, headers: {}, body: '' }), { selection, server }).enabled;
     expect(enabled('*')).toEqual(CONTROLLER_NAMES);
     expect(enabled('*,-scheduler')).toEqual(CONTROLLER_NAMES.filter((n) => n !== 'scheduler'));
     expect(enabled('deployment')).toEqual(['deployment']);

@@ -1,100 +1,108 @@
-// The simulated cluster's components in start order, selected with kube-controller-manager's
-// --controllers syntax: nodes register before the scheduler places pods on them, workload
-// controllers create the pods. Names follow kube-controller-manager where it has the controller
-// (`deployment`, `replicaset`, `endpoint`, `endpointslice`); `nodes`, `kubelet` and `scheduler`
-// stand for the simulated nodes, their kubelets and kube-scheduler.
+// Runs the one controller list (controller-list.ts) for one API server, as kube-controller-manager
+// runs its controllers: --controllers selects them by name, the API's part starts first (under
+// leader election only in the Lease holder), then the simulated cluster's part in list order.
+// Started once the API server's bootstrap is done; the simulated components call the API.
 import type { Handle } from './client';
 import { RealClock, isSteppable, type Clock } from './clock';
-import { ControllerContext, DEFAULT_CLUSTER, type ClusterOptions, type Controller } from './controller';
-import { NodeSimulator } from './nodes';
-import { KubeletSimulator } from './kubelet';
-import { Scheduler } from './scheduler';
-import { ReplicaSetController } from './replicaset';
-import { DeploymentController } from './deployment';
-import { ReplicationControllerController } from './replicationcontroller';
-import { StatefulSetController } from './statefulset';
-import { DaemonSetController } from './daemonset';
-import { EndpointsController } from './endpoints';
-import { EndpointSliceController } from './endpointslice';
-import { CsrApprovingController } from './csr-approving';
-import { CsrSigningController } from './csr-signing';
-import { EndpointSliceMirroringController } from './endpointslice-mirroring';
-import { NodeLifecycleController } from './node-lifecycle';
-import { PersistentVolumeBinder } from './pv-binder';
-import { StorageProvisioner } from './pv-provisioner';
-import { JobController } from './job';
-import { CronJobController } from './cronjob';
-import { TtlAfterFinishedController } from './ttl-after-finished';
-import { PodGCController } from './podgc';
-import { parseControllers } from './controllers-flag';
+import { ControllerContext, DEFAULT_CLUSTER, type ClusterOptions, type Controller, type ServerStore } from './controller';
+import { CONTROLLERS, type ControllerEntry } from './controller-list';
+import { ControllerLeader, type LeaderTiming } from './builtin/controller-leader';
+import { parseControllers, type ControllerSelection } from './controllers-flag';
 import type { AggregatedApi } from './aggregated-api';
 import { MetricsServer } from './metrics-server';
-import { HorizontalPodAutoscalerController } from './hpa';
 import { SimulatedKubeletLogs } from './pod-logs';
 import { simulatedNodeName } from './nodes';
 
-const ALL: readonly (() => Controller)[] = [
-  () => new NodeSimulator(),
-  () => new KubeletSimulator(),
-  () => new Scheduler(),
-  () => new ReplicaSetController(),
-  () => new DeploymentController(),
-  () => new ReplicationControllerController(),
-  () => new StatefulSetController(),
-  () => new DaemonSetController(),
-  () => new EndpointsController(),
-  () => new EndpointSliceController(),
-  () => new HorizontalPodAutoscalerController(),
-  () => new MetricsServer(),
-  () => new EndpointSliceMirroringController(),
-  () => new NodeLifecycleController(),
-  () => new PersistentVolumeBinder(),
-  () => new StorageProvisioner(),
-  () => new CsrApprovingController(),
-  () => new CsrSigningController(),
-  () => new JobController(),
-  () => new CronJobController(),
-  () => new TtlAfterFinishedController(),
-  () => new PodGCController(),
-];
-
-export const CONTROLLER_NAMES: readonly string[] = ALL.map((make) => make().name);
-
-export interface ClusterControllerOptions {
-  /** --controllers text (`*`, `*,-scheduler`, `nodes,kubelet`); empty or absent: none. */
+export interface ControllerManagerOptions {
+  /**
+   * --controllers text (`*`, `*,-scheduler`, `nodes,kubelet`). Absent: every API controller and
+   * no simulated cluster; given: it selects both parts (empty: nothing runs).
+   */
   selection?: string;
+  /** What the API's part writes through. */
+  server: ServerStore;
+  /** Run the API's part only while holding the kube-controller-manager Lease under this identity. */
+  leaderElection?: { identity: string; timing?: LeaderTiming };
   clock?: Clock;
   cluster?: Partial<ClusterOptions>;
   /** The csrsigning controller's CA (PEM certificate and PKCS#8 key); absent: it signs nothing. */
   signing?: { certPem: string; keyPem: string };
+  /** The list to run (tests give their own). */
+  list?: readonly ControllerEntry[];
 }
 
-export class ClusterControllers {
+export class ControllerManager {
   readonly clock: Clock;
+  /** The simulated cluster runs: a --controllers value was given. */
+  readonly simulatesCluster: boolean;
+  /** The simulated cluster's components that run, in start order. */
   readonly enabled: readonly string[];
+  /** The API's part, in start order (the ones --controllers leaves out are never started). */
+  readonly apiControllers: readonly Controller[];
+  private readonly selected: ControllerSelection;
+  private readonly clusterPart: readonly (() => Controller)[];
   private readonly ctx: ControllerContext;
+  private readonly leader?: ControllerLeader;
   private readonly running: Controller[] = [];
   private stopped = false;
+  // Set by a shutdown's first step: no further simulated component starts.
+  private clusterStopped = false;
 
-  constructor(handle: Handle, opts: ClusterControllerOptions) {
+  constructor(handle: Handle, opts: ControllerManagerOptions) {
     this.clock = opts.clock ?? new RealClock();
-    // One --controllers value selects these and the API's in-process controllers alike; an
-    // unknown name is a StartupError worded as kube-controller-manager's flag error.
-    const selected = parseControllers(opts.selection ?? '');
-    this.enabled = CONTROLLER_NAMES.filter((n) => selected(n));
+    // An unknown name is a StartupError worded as kube-controller-manager's flag error.
+    const selected = (this.selected = parseControllers(opts.selection));
+    const list = opts.list ?? CONTROLLERS;
+    this.simulatesCluster = Boolean(opts.selection);
+    this.apiControllers = list.filter((e) => e.part === 'api').map((e) => e.make());
+    this.clusterPart = this.simulatesCluster ? list.filter((e) => e.part === 'cluster').map((e) => e.make) : [];
+    this.enabled = this.clusterPart.map((make) => make().name).filter((n) => selected(n));
     // Absent settings (undefined) keep their defaults.
     const given = Object.fromEntries(Object.entries(opts.cluster ?? {}).filter(([, v]) => v !== undefined));
-    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given }, opts.signing);
+    this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given }, opts.server, opts.signing);
+    const apiPart = { start: () => this.startApiPart(), stop: () => this.stopApiPart() };
+    if (opts.leaderElection) this.leader = new ControllerLeader(opts.server.registry, opts.leaderElection.identity, apiPart, opts.leaderElection.timing);
   }
 
   async start(): Promise<void> {
-    for (const make of ALL) {
-      if (this.stopped) return;
+    if (this.stopped) return;
+    // The leader's first attempt is awaited: a lone host has its controllers running at once.
+    await (this.leader ? this.leader.start() : this.startApiPart());
+    for (const make of this.clusterPart) {
+      if (this.clusterStopped) return;
       const c = make();
       if (!this.enabled.includes(c.name)) continue;
       this.running.push(c);
       await c.start(this.ctx);
     }
+  }
+
+  /**
+   * Stops the simulated cluster, whose watches through the API would hold a shutdown open; the
+   * API's part writes through the store and stops with the store (`stop`).
+   */
+  stopCluster(): void {
+    this.clusterStopped = true;
+    for (const c of this.running.splice(0).reverse()) c.stop();
+    this.ctx.stop();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stopCluster();
+    this.leader?.stop();
+    this.stopApiPart();
+  }
+
+  private async startApiPart(): Promise<void> {
+    for (const c of this.apiControllers) {
+      if (this.stopped) return;
+      if (this.selected(c.name)) await c.start(this.ctx);
+    }
+  }
+
+  private stopApiPart(): void {
+    for (const c of this.apiControllers) c.stop();
   }
 
   /** pods/log for the simulated nodes, when their kubelets run. */
@@ -107,12 +115,6 @@ export class ClusterControllers {
   /** API groups the running components serve beside the API (metrics.k8s.io from metrics-server). */
   aggregatedApis(): AggregatedApi[] {
     return this.running.filter((c): c is Controller & AggregatedApi => c instanceof MetricsServer);
-  }
-
-  stop(): void {
-    this.stopped = true;
-    for (const c of this.running.splice(0).reverse()) c.stop();
-    this.ctx.stop();
   }
 
   /**

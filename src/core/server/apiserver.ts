@@ -40,20 +40,19 @@ import { WebhookSource } from '../admission/webhooks/source';
 import { parseRequest } from '../meta/requestinfo';
 import { badRequestTarget } from '../handlers/respond';
 import { healthChecks } from './health';
-import { ControllerLeader } from '../controllers/builtin/controller-leader';
 import { createOpenApiService, customSchemaKey, type OpenApiService } from './openapi';
 import { createOpenApiV2Endpoint } from './openapi-v2-endpoint';
-import { ClusterControllers } from '../controllers/manager';
-import { InProcessControllers } from './in-process-controllers';
-import type { InProcessController } from '../registry/in-process-controller';
+import { ControllerManager } from '../controllers/manager';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
+  // kube-controller-manager's --controllers: which controllers run (all of the API's own when
+  // absent). Checked before the storage opens: an unknown name fails start-up.
+  const controllerEnabled = parseControllers(opts.controllers);
   // The simulated cluster's components call the API like any client: through handle() below.
   let handleRequest: (req: ApiRequest) => Promise<ApiResponse> = () => Promise.reject(new Error('API server not ready'));
-  const clusterControllers = opts.controllers ? new ClusterControllers((req) => handleRequest(req), { selection: opts.controllers, clock: opts.clock, cluster: opts.cluster, signing: opts.clusterSigning }) : undefined;
   const backend = opts.backend ?? createMemoryBackend();
   // Write requests in progress: with a backend that has a commit delay, a batch waits for them.
   let activeWriters = 0;
@@ -65,9 +64,6 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const mvcc = instrumentStore(store, observability.observeStorage);
   if (opts.showHiddenMetricsForVersion) observability.metrics.showHiddenMetrics();
   const ctx: RegistryContext = { mvcc, catalog, now: opts.clock ? () => opts.clock!.now() : () => Date.now(), hooks: new WriteHooks(), admission: ADMISSION_PLUGINS, background: new Set(), closed: false };
-  // kube-controller-manager's --controllers: which in-process controllers run (all when absent).
-  const controllerEnabled = parseControllers(opts.controllers);
-  ctx.kubeletLogs = clusterControllers?.kubeletLogs();
   const namespaceController = new NamespaceController(ctx, opts.namespaceDeletionGracePeriodMs, controllerEnabled('namespace'));
   installKindHooks(ctx, { namespaces: namespaceController, crdValidationExpressions: serving.gates.enabled('CustomResourceValidationExpressions') });
   ctx.webhooks = new WebhookDispatcher(new WebhookSource(ctx), opts.webhookTransport);
@@ -78,21 +74,28 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const saTokens = new ServiceAccountTokens(ctx, opts.authentication?.tokens);
   const authentication = opts.authentication && { ...opts.authentication, tokenAuthenticators: [...(opts.authentication.tokenAuthenticators ?? []), saTokens.authenticate] };
   const access = createAccessControl(authentication, rbacSync?.authorizer);
-  // The tokens' authentication (the tokens controller, which makes their Secrets, is in the list below).
+  // The tokens' authentication (the tokens controller, which makes their Secrets, is in controllers/controller-list.ts).
   const legacyValidator = new LegacyTokenValidator(ctx, saTokens);
   const serviceKeeper = new KubernetesServiceKeeper(ctx, opts.serverAddress);
   configureClusterCa(ctx, opts.clusterCaCert);
   // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
   const flowControl = new FlowControl(ctx);
   const apiServiceStatus = new ApiServiceAvailability(ctx);
-
-  // kube-controller-manager's part (server/in-process-controllers.ts), each switched off with
-  // --controllers as kube-controller-manager's: with leader election only the Lease holder runs it.
-  const managerControllers = new InProcessControllers({ ctx, saTokens }, controllerEnabled);
-  const leader = opts.leaderElection ? new ControllerLeader(ctx, opts.leaderElection.identity, managerControllers, opts.leaderElection.timing) : undefined;
+  // kube-controller-manager and the simulated cluster: one list (controllers/controller-list.ts),
+  // started once the bootstrap below is done, as kube-controller-manager starts against a ready
+  // kube-apiserver. The simulated components call the API like any client, through handle().
+  const controllers = new ControllerManager((req) => handleRequest(req), {
+    selection: opts.controllers,
+    server: { registry: ctx, serviceAccountTokens: saTokens },
+    leaderElection: opts.leaderElection,
+    clock: opts.clock,
+    cluster: opts.cluster,
+    signing: opts.clusterSigning,
+  });
+  ctx.kubeletLogs = controllers.kubeletLogs();
   // Everything the API server starts once its storage is open, in order (kube-apiserver's
-  // post-start hooks, with kube-controller-manager's part in its place), and stops on close.
-  const startSequence: InProcessController[] = [
+  // post-start hooks and bootstrap objects), and stops on close.
+  const startSequence: StartStep[] = [
     step('bootstrap-crds', () => bootstrapCrds(ctx)),
     step('bootstrap-namespaces', () => bootstrapNamespaces(ctx, namespaceController), () => namespaceController.stop()),
     step('bootstrap-services', () => bootstrapServices(ctx)),
@@ -103,7 +106,6 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     step('bootstrap-apiservices', () => bootstrapApiServices(ctx)),
     named('serviceaccount-tokens', saTokens),
     named('legacy-token-validator', legacyValidator),
-    leader ? named('leader-election', { start: () => leader.start(), stop: () => (leader.stop(), managerControllers.stop()) }) : named('kube-controller-manager', managerControllers),
     named('apiservice-availability', apiServiceStatus),
     // kube-apiserver's rbac/bootstrap-roles hook runs whenever the RBAC API is served, whatever
     // the authorizer: `cluster-admin`, `view`, ... exist under AlwaysAllow too.
@@ -156,7 +158,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       maxCongestedEvents: 10_000,
     },
     flowControl,
-    aggregated: () => clusterControllers?.aggregatedApis() ?? [],
+    aggregated: () => controllers.aggregatedApis(),
     activeWatches: {
       add(stop) {
         watchStops.add(stop);
@@ -168,6 +170,12 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   const runBootstrap = async () => {
     for (const part of startSequence) await part.start();
     started = true;
+  };
+  // The controllers start once, after the first bootstrap that succeeds.
+  let controllersStarted: Promise<void> | undefined;
+  const startControllers = (): Promise<void> => (controllersStarted ??= controllers.start());
+  const reportControllerFailure = (err: unknown) => {
+    if (!ctx.closed) console.error('controllers failed to start:', err);
   };
   // A lazily opened store answers plain GETs of built-in objects at once; everything else (lists,
   // writes, watches, discovery — which must know the CRDs) waits for the bootstrap, which starts
@@ -181,10 +189,16 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
       // A failed bootstrap (storage full, say) is logged and tried again by the next request;
       // requests are still served, and answer their own storage errors.
       if (opts.lazyOpen) {
-        attempt.catch((err) => {
-          console.error('bootstrap failed:', err);
-          if (bootstrap === attempt) bootstrap = undefined;
-        });
+        attempt.then(
+          () => {
+            // Served lazily, the controllers wait for a bootstrap that succeeded.
+            if (lazyGets) void startControllers().catch(reportControllerFailure);
+          },
+          (err) => {
+            console.error('bootstrap failed:', err);
+            if (bootstrap === attempt) bootstrap = undefined;
+          },
+        );
       }
     }
     return bootstrap;
@@ -209,7 +223,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   // Metrics and audit see every request; feature gates adjust it before dispatch.
   const serve = observability.wrap(serving.wrap(dispatch));
   const server: ApiServer = {
-    controllers: clusterControllers,
+    controllers: controllers.simulatesCluster ? controllers : undefined,
     audit: observability.audit,
     // Waiting for revision 0 costs nothing on a loaded store and makes a lazy one load (its
     // revision is only a lower bound until then).
@@ -229,12 +243,12 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     },
     beginShutdown() {
       shuttingDown = true;
-      clusterControllers?.stop();
+      controllers.stopCluster();
       for (const stop of [...watchStops]) stop();
     },
     async close() {
       shuttingDown = true;
-      clusterControllers?.stop();
+      controllers.stop();
       ctx.closed = true;
       for (const part of startSequence) part.stop();
       for (const stop of [...watchStops]) stop();
@@ -243,25 +257,27 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     },
   };
   handleRequest = (req) => server.handle(req);
-  if (clusterControllers) {
-    if (lazyGets) {
-      void startBootstrap()
-        .then(() => clusterControllers.start())
-        .catch((err: unknown) => {
-          if (!ctx.closed) console.error('cluster controllers failed to start:', err);
-        });
-    }
-    else await clusterControllers.start();
-  }
+  // A lazily opened store starts them after its bootstrap (above); otherwise the server is
+  // answered with its controllers running.
+  if (!lazyGets) await startControllers();
   return server;
 }
 
-/** A start-up step that is not a controller: it runs once per bootstrap, `stop` undoes what it left running. */
-function step(name: string, start: () => Promise<unknown> | void, stop: () => void = () => {}): InProcessController {
+/** One of kube-apiserver's start-up steps (post-start hooks, bootstrap objects); named as kube names it. */
+interface StartStep {
+  readonly name: string;
+  /** Runs once per bootstrap attempt (a failed lazy bootstrap is retried). */
+  start(): Promise<void> | void;
+  /** Undoes what it left running; harmless when it never ran. */
+  stop(): void;
+}
+
+/** A step that runs once per bootstrap, `stop` undoes what it left running. */
+function step(name: string, start: () => Promise<unknown> | void, stop: () => void = () => {}): StartStep {
   return { name, start: async () => void (await start()), stop };
 }
 
-function named(name: string, part: { start(): Promise<void> | void; stop(): void }): InProcessController {
+function named(name: string, part: { start(): Promise<void> | void; stop(): void }): StartStep {
   return { name, start: () => part.start(), stop: () => part.stop() };
 }
 

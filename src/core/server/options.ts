@@ -8,7 +8,7 @@ import type { AuditLog } from './audit';
 import type { WebhookTransport } from '../admission/webhooks/call';
 import type { Clock } from '../controllers/clock';
 import type { ClusterOptions } from '../controllers/controller';
-import type { ClusterControllers } from '../controllers/manager';
+import type { ControllerManager } from '../controllers/manager';
 
 export interface ApiServerOptions {
   /** Durable backend; defaults to the in-memory one. */
@@ -73,12 +73,13 @@ export interface ApiServerOptions {
   namespaceDeletionGracePeriodMs?: number;
   /**
    * kube-controller-manager's --controllers (`*`, `*,-serviceaccount-token`, `nodes,kubelet`):
-   * which controllers run. Two sets answer to it: the in-process ones that keep the API's own
-   * objects (serviceaccount-token, root-ca-cert-publisher, garbagecollector, namespace,
-   * disruption, resourcequota), and the simulated cluster (nodes, kubelet, scheduler, replicaset,
-   * deployment, endpoint, endpointslice), all working through this server's API. When absent,
-   * the first set runs and the simulated cluster does not (a cluster where nothing acts on pods,
-   * as the unit tests want); both hosts pass `*`. An unknown name fails start-up.
+   * which controllers run. One list (controllers/controller-list.ts) in two parts answers to it:
+   * the API's part, which keeps the API's own objects through the store (serviceaccount-token,
+   * disruption, garbagecollector, resourcequota, root-ca-cert-publisher; the namespace controller
+   * is switched off by it too), and the simulated cluster (nodes, kubelet, scheduler, replicaset,
+   * deployment, endpoint, endpointslice, ...), which works through this server's API. When
+   * absent, the API's part runs and the simulated cluster does not (a cluster where nothing acts
+   * on pods, as the unit tests want); both hosts pass `*`. An unknown name fails start-up.
    */
   controllers?: string;
   /** The simulated cluster's clock (default: real time); tests pass a VirtualClock. */
@@ -115,7 +116,7 @@ export interface ApiServer {
    * (one whose content is held by finalizers is not waited for). Tests wait on it.
    */
   namespacesSettled?(): Promise<void>;
-  /** The simulated cluster's components (present when `controllers` selected any). */
-  readonly controllers?: ClusterControllers;
+  /** The controllers (controllers/manager.ts); present when the simulated cluster runs (`controllers` given). */
+  readonly controllers?: ControllerManager;
 }
 

@@ -4,11 +4,11 @@ import type { ApiServerOptions } from '../api';
 import { startTestServer, type TestClient } from './api-server';
 import { VirtualClock } from '../controllers/clock';
 import type { ClusterOptions } from '../controllers/controller';
-import type { ClusterControllers } from '../controllers/manager';
+import type { ControllerManager } from '../controllers/manager';
 
 export interface ClusterTest extends TestClient {
   clock: VirtualClock;
-  controllers: ClusterControllers;
+  controllers: ControllerManager;
   /** Moves the virtual clock forward, letting the controllers finish each step's work. */
   advance(ms: number): Promise<void>;
   settle(): Promise<void>;

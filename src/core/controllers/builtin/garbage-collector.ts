@@ -16,6 +16,7 @@ import type { Obj } from '../../registry/objects';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
 import { OwnerIndex, ownerRefsOf, type OwnerRef } from './owner-index';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../registry/deletion-finalizers';
+import type { Controller, ControllerContext } from '../controller';
 
 interface Located {
   r: ServedResource;
@@ -28,22 +29,22 @@ type TaskKind = 'dependent' | 'owner';
 /** Conflicts with a concurrent writer are retried this many times; the next event retries too. */
 const MAX_ATTEMPTS = 5;
 
-export class GarbageCollector {
+export class GarbageCollector implements Controller {
   readonly name = 'garbagecollector';
   private readonly index = new OwnerIndex();
   private watch?: WatchHandle;
-  private readonly work: WorkQueue<{ kind: TaskKind; key: string }>;
+  // The server's store, given at the first start.
+  private ctx!: RegistryContext;
+  private work?: WorkQueue<{ kind: TaskKind; key: string }>;
   private generation = -1;
   private byPrefix = new Map<string, ServedResource>();
   private byKind = new Map<string, ServedResource>();
 
-  constructor(private readonly ctx: RegistryContext) {
-    this.work = new WorkQueue(ctx, (t) => this.process(t), MAX_ATTEMPTS, 'garbage collector');
-  }
-
   /** Indexes the stored references, checks every object that has some, and follows changes. */
-  async start(): Promise<void> {
+  async start(context: ControllerContext): Promise<void> {
     if (this.watch) return;
+    this.ctx = context.server.registry;
+    this.work ??= new WorkQueue(this.ctx, (t) => this.process(t), MAX_ATTEMPTS, 'garbage collector');
     const { kvs, rev } = await this.ctx.mvcc.range('/');
     for (const kv of kvs) this.observe(kv.key, kv.value);
     this.watch = this.ctx.mvcc.watch('/', rev, (ev) => this.onEvent(ev));
@@ -52,7 +53,7 @@ export class GarbageCollector {
   stop(): void {
     this.watch?.cancel();
     this.watch = undefined;
-    this.work.clear();
+    this.work?.clear();
   }
 
   private onEvent(ev: StoreEvent): void {
@@ -82,7 +83,7 @@ export class GarbageCollector {
   }
 
   private enqueue(kind: TaskKind, key: string): void {
-    this.work.add(`${kind} ${key}`, { kind, key });
+    this.work?.add(`${kind} ${key}`, { kind, key });
   }
 
   /** One task; a conflict with a concurrent writer is retried, other API errors end it. */

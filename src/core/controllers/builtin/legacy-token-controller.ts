@@ -14,6 +14,8 @@ import type { FieldOwner } from '../../registry/managed-fields';
 import { ApiError } from '../../meta/status';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
 import type { ServiceAccountTokens } from '../../auth/service-account-tokens';
+import { clusterCaPem } from '../../auth/cluster-ca';
+import type { Controller, ControllerContext } from '../controller';
 import { SA_NAME_ANNOTATION, SA_UID_ANNOTATION, SERVICE_ACCOUNT_TOKEN_TYPE, legacyClaims, textToBase64 } from '../../auth/legacy-token-claims';
 
 /** Its writes are kube-controller-manager's (an Update in managedFields). */
@@ -32,35 +34,37 @@ type Task = { kind: 'sa'; ns: string; name: string; uid: string } | { kind: 'sec
 /** A retryable failure (kube's `retry = true`). */
 class Retry extends Error {}
 
-export class LegacyTokenController {
+export class LegacyTokenController implements Controller {
   readonly name = 'serviceaccount-token';
   private readonly watches: WatchHandle[] = [];
-  private readonly work: WorkQueue<Task>;
-
-  constructor(
-    private readonly ctx: RegistryContext,
-    private readonly tokens: ServiceAccountTokens,
-    /** The cluster CA published as `ca.crt` (none when empty); asked on every sync, so a new CA reaches the Secrets. */
-    private readonly caPem: () => Promise<string>,
-  ) {
-    this.work = new WorkQueue(ctx, (task) => this.process(task), MAX_ATTEMPTS, 'tokens controller');
-  }
+  // The server's store and token issuer, given at the first start.
+  private ctx!: RegistryContext;
+  private tokens!: ServiceAccountTokens;
+  private work?: WorkQueue<Task>;
 
   /** Checks every ServiceAccount and token Secret, then follows both. */
-  async start(): Promise<void> {
+  async start(context: ControllerContext): Promise<void> {
     if (this.watches.length) return;
+    this.ctx = context.server.registry;
+    this.tokens = context.server.serviceAccountTokens;
+    const work = (this.work ??= new WorkQueue(this.ctx, (task) => this.process(task), MAX_ATTEMPTS, 'tokens controller'));
     for (const r of [this.resource('serviceaccounts'), this.resource('secrets')]) {
       const { kvs, rev } = await this.ctx.mvcc.range(r.keyPrefix);
       for (const kv of kvs) this.observe(r, kv.value);
       this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev) => this.onEvent(r, ev)));
     }
     // The first pass finishes before start-up does, so what a fresh cluster writes is settled.
-    await this.work.idle();
+    await work.idle();
   }
 
   stop(): void {
     for (const w of this.watches.splice(0)) w.cancel();
-    this.work.clear();
+    this.work?.clear();
+  }
+
+  /** The cluster CA published as `ca.crt` (none when empty); asked on every sync, so a new CA reaches the Secrets. */
+  private caPem(): Promise<string> {
+    return clusterCaPem(this.ctx);
   }
 
   private onEvent(r: ServedResource, ev: StoreEvent): void {
@@ -85,7 +89,7 @@ export class LegacyTokenController {
   }
 
   private enqueue(task: Task): void {
-    this.work.add(JSON.stringify(task), task);
+    this.work?.add(JSON.stringify(task), task);
   }
 
   /** One key; a failed write or a lost race is retried (one key's failure never stops the others). */

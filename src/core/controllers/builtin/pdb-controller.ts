@@ -10,23 +10,24 @@ import type { StoreEvent, WatchHandle } from '../../storage/types';
 import { deepEqual } from '../../registry/objects';
 import { computePdbStatus } from '../../kinds/pdb-status';
 import { namespaceObjects, pdbResource } from '../../kinds/pdb-eviction';
+import type { Controller, ControllerContext } from '../controller';
 
-export class PdbStatusController {
+export class PdbStatusController implements Controller {
   readonly name = 'disruption';
   private readonly watches: WatchHandle[] = [];
-  private readonly namespaces: NamespaceQueue;
+  // The server's store, given at the first start.
+  private ctx!: RegistryContext;
+  private namespaces?: NamespaceQueue;
 
-  constructor(private readonly ctx: RegistryContext) {
-    this.namespaces = new NamespaceQueue(ctx, (ns) => this.sync(ns));
-  }
-
-  async start(): Promise<void> {
+  async start(context: ControllerContext): Promise<void> {
+    this.ctx = context.server.registry;
+    const namespaces = (this.namespaces ??= new NamespaceQueue(this.ctx, (ns) => this.sync(ns)));
     const pdbs = pdbResource(this.ctx);
     const pods = this.ctx.catalog.lookup('', 'v1', 'pods');
     if (!pdbs || !pods || this.watches.length) return;
     const { kvs, rev } = await this.ctx.mvcc.range(pdbs.keyPrefix);
-    for (const kv of kvs) this.namespaces.push((JSON.parse(kv.value) as Obj).metadata?.namespace);
-    const onEvent = (prefix: string) => (ev: StoreEvent) => this.namespaces.push(ev.key.slice(prefix.length).split('/')[0]);
+    for (const kv of kvs) namespaces.push((JSON.parse(kv.value) as Obj).metadata?.namespace);
+    const onEvent = (prefix: string) => (ev: StoreEvent) => namespaces.push(ev.key.slice(prefix.length).split('/')[0]);
     this.watches.push(this.ctx.mvcc.watch(pdbs.keyPrefix, rev, onEvent(pdbs.keyPrefix)));
     this.watches.push(this.ctx.mvcc.watch(pods.keyPrefix, rev, onEvent(pods.keyPrefix)));
   }

@@ -15,6 +15,7 @@ import type { FieldOwner } from '../../registry/managed-fields';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
 import { ApiError } from '../../meta/status';
 import { clusterCaPem } from '../../auth/cluster-ca';
+import type { Controller, ControllerContext } from '../controller';
 
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 export const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
@@ -27,19 +28,19 @@ const OWNER: FieldOwner = { manager: 'kube-controller-manager' };
 /** A create that lost to another writer (409) is tried again this many times, as kube's rate-limited requeue would. */
 const MAX_ATTEMPTS = 5;
 
-export class RootCaPublisher {
+export class RootCaPublisher implements Controller {
   readonly name = 'root-ca-cert-publisher';
   private readonly watches: WatchHandle[] = [];
-  private readonly work: WorkQueue<string>;
+  // The server's store, given at the first start.
+  private ctx!: RegistryContext;
+  private work?: WorkQueue<string>;
   private pem = '';
 
-  constructor(private readonly ctx: RegistryContext) {
-    this.work = new WorkQueue(ctx, async (ns) => ((await this.sync(ns)) ? 'done' : 'retry'), MAX_ATTEMPTS, 'root CA publisher');
-  }
-
   /** Loads the CA, publishes it in every namespace there is, then follows changes. */
-  async start(): Promise<void> {
-    if (this.watches.length) return; // a retried bootstrap
+  async start(context: ControllerContext): Promise<void> {
+    if (this.watches.length) return; // already running
+    this.ctx = context.server.registry;
+    this.work ??= new WorkQueue(this.ctx, async (ns) => ((await this.sync(ns)) ? 'done' : 'retry'), MAX_ATTEMPTS, 'root CA publisher');
     this.pem = await clusterCaPem(this.ctx);
     const nsr = this.resource('namespaces');
     const cmr = this.resource('configmaps');
@@ -60,7 +61,7 @@ export class RootCaPublisher {
 
   stop(): void {
     for (const w of this.watches.splice(0)) w.cancel();
-    this.work.clear();
+    this.work?.clear();
   }
 
   private onNamespace(ev: StoreEvent): void {
@@ -79,7 +80,7 @@ export class RootCaPublisher {
 
   private enqueue(ns: unknown): void {
     if (typeof ns !== 'string' || !ns || !this.watches.length) return;
-    this.work.add(ns, ns);
+    this.work?.add(ns, ns);
   }
 
   /** kube's syncNamespace. False when a write lost a race and should be tried again. */
