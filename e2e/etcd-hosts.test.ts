@@ -119,6 +119,28 @@ describe('two Node hosts on one etcd cluster', () => {
     expect((secrets.body.items as Array<{ metadata: { name: string } }>).filter((s) => s.metadata.name.startsWith('robot-token-'))).toHaveLength(1);
   });
 
+  it('runs the simulated cluster in the Lease holder only (one set of pods), and serves metrics.k8s.io in every host', async () => {
+    const [a, b] = hosts as [HostProcess, HostProcess];
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'once' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'once' } }, template: { metadata: { labels: { app: 'once' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    // Every pod event for 4 s: two ReplicaSet controllers would each create pods, then delete extras.
+    const watching = readWatch(`${a.url}/api/v1/namespaces/default/pods?watch=1&labelSelector=app%3Donce`, () => false, 4_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await request(`${b.url}/apis/apps/v1/namespaces/default/replicasets`, 'POST', rs)).status).toBe(201);
+    const { events } = await watching;
+    expect(events.filter((e) => e.type === 'ADDED')).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'DELETED')).toHaveLength(0);
+    for (const host of hosts) {
+      const nodes = await request(`${host.url}/apis/metrics.k8s.io/v1beta1/nodes`, 'GET');
+      expect(nodes.status).toBe(200);
+      expect(nodes.body.items.length).toBeGreaterThan(0);
+    }
+  });
+
   it('answers 500 InternalError and fails readyz while etcd has no quorum, and recovers without a restart', async () => {
     const [a, b] = hosts as [HostProcess, HostProcess];
     const [m1, m2] = cluster!.members.slice(1) as [EtcdMember, EtcdMember];

@@ -43,17 +43,25 @@ import { PodGCController } from './podgc';
  *   it, also in a server without a simulated cluster; with leader election only in the
  *   kube-system/kube-controller-manager Lease holder.
  * - `cluster`: the simulated cluster, an API client through handle() with a real identity. Runs
- *   only when the host asks for a cluster (a --controllers value is given), in every host.
+ *   only when the host asks for a cluster (a --controllers value is given); with leader election
+ *   only in the Lease holder too (two hosts' ReplicaSet controllers would fight over one set of
+ *   pods), except the `everyHost` entries.
  */
 export type ControllerPart = 'api' | 'cluster';
 
 export interface ControllerEntry {
   part: ControllerPart;
   make(): Controller;
+  /**
+   * Runs in every host, outside the Lease: it writes nothing and answers requests (an aggregated
+   * API such as metrics.k8s.io), so every host on one etcd serves the same API.
+   */
+  everyHost?: boolean;
 }
 
 const api = (make: () => Controller): ControllerEntry => ({ part: 'api', make });
 const cluster = (make: () => Controller): ControllerEntry => ({ part: 'cluster', make });
+const servedByEveryHost = (make: () => Controller): ControllerEntry => ({ part: 'cluster', make, everyHost: true });
 
 export const CONTROLLERS: readonly ControllerEntry[] = [
   api(() => new LegacyTokenController()),
@@ -72,7 +80,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   cluster(() => new EndpointsController()),
   cluster(() => new EndpointSliceController()),
   cluster(() => new HorizontalPodAutoscalerController()),
-  cluster(() => new MetricsServer()),
+  servedByEveryHost(() => new MetricsServer()),
   cluster(() => new EndpointSliceMirroringController()),
   cluster(() => new NodeLifecycleController()),
   cluster(() => new PersistentVolumeBinder()),

@@ -40,10 +40,19 @@ export class ControllerManager {
   /** The API's part, in start order (the ones --controllers leaves out are never started). */
   readonly apiControllers: readonly Controller[];
   private readonly selected: ControllerSelection;
-  private readonly clusterPart: readonly (() => Controller)[];
+  /** The simulated components that run only where the controllers run (the Lease holder). */
+  private readonly leasedCluster: readonly (() => Controller)[];
+  /** The simulated components every host runs (they only read and answer: metrics-server). */
+  private readonly everyHostCluster: readonly (() => Controller)[];
+  /**
+   * One context for every term: its shared informers outlive a lost Lease (a stopped component
+   * stops its own queue, so its handlers on them do nothing), and the next term's components
+   * start on caches that are already in sync.
+   */
   private readonly ctx: ControllerContext;
   private readonly leader?: ControllerLeader;
   private readonly running: Controller[] = [];
+  private readonly runningInTerm: Controller[] = [];
   private stopped = false;
   // Set by a shutdown's first step: no further simulated component starts.
   private clusterStopped = false;
@@ -55,26 +64,23 @@ export class ControllerManager {
     const list = opts.list ?? CONTROLLERS;
     this.simulatesCluster = Boolean(opts.selection);
     this.apiControllers = list.filter((e) => e.part === 'api').map((e) => e.make());
-    this.clusterPart = this.simulatesCluster ? list.filter((e) => e.part === 'cluster').map((e) => e.make) : [];
-    this.enabled = this.clusterPart.map((make) => make().name).filter((n) => selected(n));
+    const clusterPart = this.simulatesCluster ? list.filter((e) => e.part === 'cluster') : [];
+    this.leasedCluster = clusterPart.filter((e) => !e.everyHost).map((e) => e.make);
+    this.everyHostCluster = clusterPart.filter((e) => e.everyHost).map((e) => e.make);
+    this.enabled = clusterPart.map((e) => e.make().name).filter((n) => selected(n));
     // Absent settings (undefined) keep their defaults.
     const given = Object.fromEntries(Object.entries(opts.cluster ?? {}).filter(([, v]) => v !== undefined));
     this.ctx = new ControllerContext(handle, this.clock, { ...DEFAULT_CLUSTER, ...given }, opts.server, opts.signing);
-    const apiPart = { start: () => this.startApiPart(), stop: () => this.stopApiPart() };
-    if (opts.leaderElection) this.leader = new ControllerLeader(opts.server.registry, opts.leaderElection.identity, apiPart, opts.leaderElection.timing);
+    // One term of leadership: the API's part, then the simulated cluster's leased components.
+    const term = { start: () => this.startTerm(), stop: () => this.stopTerm() };
+    if (opts.leaderElection) this.leader = new ControllerLeader(opts.server.registry, opts.leaderElection.identity, term, opts.leaderElection.timing);
   }
 
   async start(): Promise<void> {
     if (this.stopped) return;
     // The leader's first attempt is awaited: a lone host has its controllers running at once.
-    await (this.leader ? this.leader.start() : this.startApiPart());
-    for (const make of this.clusterPart) {
-      if (this.clusterStopped) return;
-      const c = make();
-      if (!this.enabled.includes(c.name)) continue;
-      this.running.push(c);
-      await c.start(this.ctx);
-    }
+    await (this.leader ? this.leader.start() : this.startTerm());
+    await this.startComponents(this.everyHostCluster, this.running);
   }
 
   /**
@@ -83,6 +89,7 @@ export class ControllerManager {
    */
   stopCluster(): void {
     this.clusterStopped = true;
+    this.stopLeasedCluster();
     for (const c of this.running.splice(0).reverse()) c.stop();
     this.ctx.stop();
   }
@@ -92,6 +99,30 @@ export class ControllerManager {
     this.stopCluster();
     this.leader?.stop();
     this.stopApiPart();
+  }
+
+  private async startTerm(): Promise<void> {
+    await this.startApiPart();
+    await this.startComponents(this.leasedCluster, this.runningInTerm);
+  }
+
+  private stopTerm(): void {
+    this.stopLeasedCluster();
+    this.stopApiPart();
+  }
+
+  private stopLeasedCluster(): void {
+    for (const c of this.runningInTerm.splice(0).reverse()) c.stop();
+  }
+
+  private async startComponents(makers: readonly (() => Controller)[], running: Controller[]): Promise<void> {
+    for (const make of makers) {
+      if (this.clusterStopped || this.stopped) return;
+      const c = make();
+      if (!this.enabled.includes(c.name)) continue;
+      running.push(c);
+      await c.start(this.ctx);
+    }
   }
 
   private async startApiPart(): Promise<void> {
@@ -114,7 +145,7 @@ export class ControllerManager {
 
   /** API groups the running components serve beside the API (metrics.k8s.io from metrics-server). */
   aggregatedApis(): AggregatedApi[] {
-    return this.running.filter((c): c is Controller & AggregatedApi => c instanceof MetricsServer);
+    return [...this.running, ...this.runningInTerm].filter((c): c is Controller & AggregatedApi => c instanceof MetricsServer);
   }
 
   /**
