@@ -4,10 +4,11 @@
 import type { ApiResponse } from '../meta/types';
 import type { RequestContext } from './context';
 import type { OutputFormat } from '../meta/output';
-import { badRequest, conflict, invalid, methodNotAllowed } from '../meta/status';
+import { badRequest, invalid, methodNotAllowed } from '../meta/status';
 import { encodeValue, objectResponse } from './respond';
 import { decodeObjectBody } from './body';
-import { getObject, updateObject } from '../registry/store';
+import { getObject } from '../registry/store';
+import { bindPod } from '../kinds/pod-subresources';
 import { evictPod } from '../kinds/pdb-eviction';
 import { rfc3339, type Obj } from '../registry/objects';
 import { parseDryRun } from './options';
@@ -79,12 +80,8 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
       if (!b.target?.name) throw badRequest('binding target name is required');
     };
     const binding = await admitSubresourceCreate(rc.reg, subresourceRequest(rc, BINDING_KIND, typedSubresourceObject(BINDING_KIND, body, rc.info.namespace, ['target'])), requireTarget);
-    const node = String(binding.target.name);
-    const assign = (cur: Obj) => {
-      if (cur.spec?.nodeName) throw conflict('', 'pods/binding', rc.info.name, `pod ${rc.info.name} is already assigned to node ${JSON.stringify(cur.spec.nodeName)}`);
-      return assignPod(cur, node, binding.metadata?.annotations, rc.reg.now());
-    };
-    const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, assign, { dryRun: false, subresource: 'binding', allowCreate: false, checkName: false });
+    // The pod-side write is the Pod kind's binding adapter (kinds/pod-subresources.ts).
+    const res = await bindPod(rc.reg, rc.r, rc.info.namespace, rc.info.name, binding);
     return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
   }
   switch (resource) {
@@ -130,15 +127,4 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     default:
       throw methodNotAllowed();
   }
-}
-
-/** The pod after a binding: its node, the binding's annotations, and PodScheduled=True (kube's assignPod). */
-function assignPod(cur: Obj, node: string, annotations: Record<string, string> | undefined, now: number): Obj {
-  const metadata = annotations && Object.keys(annotations).length ? { ...cur.metadata, annotations: { ...(cur.metadata?.annotations ?? {}), ...annotations } } : cur.metadata;
-  const conditions = [...((cur.status?.conditions ?? []) as Obj[])];
-  const at = conditions.findIndex((c) => c.type === 'PodScheduled');
-  const scheduled: Obj = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
-  if (at < 0) conditions.push(scheduled);
-  else if (conditions[at].status !== 'True') conditions[at] = scheduled;
-  return { ...cur, metadata, spec: { ...cur.spec, nodeName: node }, status: { ...(cur.status ?? {}), conditions } };
 }

@@ -22,6 +22,7 @@ import { handlePatch } from '../handlers/patch';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete';
 import { handleViewGet } from '../handlers/scale';
 import { subresourceView } from '../registry/subresource-view';
+import { servesObjectItself } from '../registry/subresource-write';
 import { handleVirtualCreate } from '../handlers/virtual';
 import { answersOwnWatch, handleComponentStatuses, isComponentStatuses } from '../handlers/component-statuses';
 import { handlePodConnect, POD_CONNECT_SUBRESOURCES } from '../handlers/pod-connect';
@@ -190,19 +191,15 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     }
   };
 
-  /** pods/ephemeralcontainers: the Pod itself, read and written like status (its own strategy). */
-  const isPodEphemeralContainers = (rc: RequestContext): boolean => rc.info.subresource === 'ephemeralcontainers' && rc.r.info.group === '' && rc.r.info.resource === 'pods';
-
-  /** certificatesigningrequests/approval: the CSR itself, read and written like status (its own strategy). */
-  const isCsrApproval = (rc: RequestContext): boolean => rc.info.subresource === 'approval' && rc.r.info.group === 'certificates.k8s.io' && rc.r.info.resource === 'certificatesigningrequests';
-
   const serveVerb = (rc: RequestContext, out: OutputFormat): Promise<ApiResponse> => {
     const { info } = rc;
     if (rc.r.info.virtual) return handleVirtualCreate(rc, out);
     if (isComponentStatuses(rc.r)) return Promise.resolve(handleComponentStatuses(rc, out));
     const view = subresourceView(rc.r, info.subresource);
     if (view && info.verb === 'get') return handleViewGet(rc, out, view);
-    if (info.subresource && info.subresource !== 'status' && !view && info.subresource !== 'finalize' && !isCsrApproval(rc) && !isPodEphemeralContainers(rc)) {
+    // A subresource that is the object itself (status, finalize, approval, ephemeralcontainers) is
+    // served by the verbs below through its write adapter (registry/subresource-write.ts).
+    if (info.subresource && !view && !servesObjectItself(rc.r, info.subresource)) {
       if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
       if (rc.r.info.group === '' && rc.r.info.resource === 'pods' && POD_CONNECT_SUBRESOURCES.has(info.subresource)) return handlePodConnect(rc);
       if (isProxy(rc)) return handleProxy(rc);
