@@ -5,7 +5,7 @@ import type { ApiResponse } from '../meta/types';
 import type { RequestContext } from './context';
 import type { OutputFormat } from '../meta/output';
 import { badRequest, invalid, methodNotAllowed } from '../meta/status';
-import { encodeValue, objectResponse } from './respond';
+import { encodeValue } from './respond';
 import { decodeObjectBody } from './body';
 import { getObject } from '../registry/store';
 import { bindPod } from '../kinds/pod-subresources';
@@ -36,6 +36,18 @@ function review(rc: RequestContext, body: Obj, status: Obj): Obj {
 function subresourceRequest(rc: RequestContext, kind: GVK, object: Obj): SubresourceCreate {
   const dryRun = rc.query.getAll('dryRun').length > 0 && parseDryRun(rc.query.getAll('dryRun'), 'CreateOptions');
   return { r: rc.r, namespace: rc.info.namespace, name: rc.info.name, object, kind, attrs: requestAttributes(rc, 'CREATE', dryRun) };
+}
+
+/**
+ * A create of a kind whose spec says it is a POST to another resource's subresource (the legacy
+ * `bindings` collection: pods/<metadata.name>/binding), answered as that POST.
+ */
+export function handleCreateThrough(rc: RequestContext, out: OutputFormat, through: { resource: string; subresource: string }): Promise<ApiResponse> {
+  const body = decodeObjectBody(rc) as Obj | undefined;
+  const target = rc.reg.catalog.lookup(rc.r.info.group, rc.r.info.version, through.resource);
+  if (!target) throw methodNotAllowed();
+  const name = typeof body?.metadata?.name === 'string' ? body.metadata.name : '';
+  return handleVirtualCreate({ ...rc, r: target, info: { ...rc.info, resource: through.resource, name, subresource: through.subresource } }, out);
 }
 
 export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
@@ -81,8 +93,9 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     };
     const binding = await admitSubresourceCreate(rc.reg, subresourceRequest(rc, BINDING_KIND, typedSubresourceObject(BINDING_KIND, body, rc.info.namespace, ['target'])), requireTarget);
     // The pod-side write is the Pod kind's binding adapter (kinds/pod-subresources.ts).
-    const res = await bindPod(rc.reg, rc.r, rc.info.namespace, rc.info.name, binding);
-    return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
+    await bindPod(rc.reg, rc.r, rc.info.namespace, rc.info.name, binding);
+    // BindingREST answers a bare Success, not the pod.
+    return encodeValue(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, out, rc.warnings);
   }
   switch (resource) {
     case 'selfsubjectaccessreviews':

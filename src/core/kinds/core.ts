@@ -33,7 +33,7 @@ import { POD_BINDING_WRITE, POD_EPHEMERAL_CONTAINERS_WRITE } from './pod-subreso
 import { serviceHooks } from './services';
 
 export const CORE_KINDS: KindSpec[] = [
-  { group: '', kind: 'Binding' },
+  { group: '', kind: 'Binding', createsThrough: { resource: 'pods', subresource: 'binding' } },
   { group: '', kind: 'ComponentStatus', printer: componentStatusPrinter },
   { group: '', kind: 'ConfigMap', rules: configMapRules, printer: configMapPrinter },
   { group: '', kind: 'Endpoints', createOnUpdate: true, rules: endpointsRules, printer: endpointsPrinter },

@@ -51,6 +51,12 @@ export interface KindSpec {
    * no entry: its rule is generic (with `statusResets` above).
    */
   subresourceWrites?: Readonly<Record<string, SubresourceWrite>>;
+  /**
+   * A create of this kind is a POST of it to this subresource of the object its metadata.name
+   * names, and nothing of the kind is stored (Binding: the legacy `bindings` collection binds
+   * through pods/<name>/binding, kube's LegacyBindingREST).
+   */
+  createsThrough?: { resource: string; subresource: string };
   /** The kind's own registry hooks (allocation, lifecycle, status on create), made once per API server. */
   hooks?: (env: KindHookEnv) => ResourceHooks;
 }
