@@ -79,14 +79,25 @@ function statusWrite(r: ServedResource): SubresourceWrite {
  * part of the object itself (served as another kind, like scale, or not written at all).
  */
 export function subresourceWrite(r: ServedResource, subresource: string): SubresourceWrite | undefined {
-  if (subresource === '') return mainResourceWrite(r);
-  if (subresource === 'status') return statusWrite(r);
+  if (subresource === '') return genericWrites(r).main;
+  if (subresource === 'status') return genericWrites(r).status;
   return r.spec?.subresourceWrites?.[subresource];
+}
+
+/** The generic rules of a served resource, made once (every write and field-manager update asks). */
+const generic = new WeakMap<ServedResource, { main: SubresourceWrite; status: SubresourceWrite }>();
+function genericWrites(r: ServedResource): { main: SubresourceWrite; status: SubresourceWrite } {
+  let writes = generic.get(r);
+  if (!writes) {
+    writes = { main: mainResourceWrite(r), status: statusWrite(r) };
+    generic.set(r, writes);
+  }
+  return writes;
 }
 
 /** The adapter an update through `subresource` goes through: a view's write lands on the object as a main-resource one. */
 export function updateWriteFor(r: ServedResource, subresource: string): SubresourceWrite {
-  return subresourceWrite(r, subresource) ?? mainResourceWrite(r);
+  return subresourceWrite(r, subresource) ?? genericWrites(r).main;
 }
 
 /** The subresource is the object itself, read and updated with its own strategy (status, finalize, approval, ephemeralcontainers). */
