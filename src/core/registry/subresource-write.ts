@@ -81,7 +81,9 @@ function statusWrite(r: ServedResource): SubresourceWrite {
 export function subresourceWrite(r: ServedResource, subresource: string): SubresourceWrite | undefined {
   if (subresource === '') return genericWrites(r).main;
   if (subresource === 'status') return genericWrites(r).status;
-  return r.spec?.subresourceWrites?.[subresource];
+  const declared = r.spec?.subresourceWrites;
+  // Own keys only: a subresource named like an Object.prototype member is no write.
+  return declared && Object.hasOwn(declared, subresource) ? declared[subresource] : undefined;
 }
 
 /** The generic rules of a served resource, made once (every write and field-manager update asks). */
