@@ -13,6 +13,7 @@ import { tooDeepAt } from '../codec/json-scan';
 import { parseYaml } from '../codec/yaml';
 import { applyPatch, conflictMessages, decodeManagedFields, FieldManagerError, type ManagedFieldsEntry, type SchemaRoot, type VersionConverter } from '../fieldmanager';
 
+import { servesObjectItself } from '../registry/subresource-write';
 import { ignoredFieldsFor, schemaRootFor, versionConverterFor } from '../registry/managed-fields';
 import { badRequestInvalid } from './options';
 import { schemaContext } from './body';
@@ -139,7 +140,8 @@ export async function handleApply(rc: RequestContext, out: OutputFormat, dryRun:
   if (manager.length > 128) throw badRequestInvalid('PatchOptions', 'fieldManager: Too long: must have at most 128 bytes', 'FieldValueTooLong');
   const force = queryFlag(rc.query, 'force');
   const { r, info, reg } = rc;
-  const sub = info.subresource === 'status' || info.subresource === 'ephemeralcontainers' ? info.subresource : '';
+  // A subresource that is the object itself (status, ephemeralcontainers, approval) applies with its own strategy.
+  const sub = servesObjectItself(r, info.subresource) ? info.subresource : '';
   // Re-applying the configuration that produced the stored revision is a no-op: answer it like a
   // get. (The same body to the same URL was checked when it was first applied.)
   const key = objectKey(r, info.namespace, info.name);

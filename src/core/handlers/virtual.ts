@@ -4,10 +4,11 @@
 import type { ApiResponse } from '../meta/types';
 import type { RequestContext } from './context';
 import type { OutputFormat } from '../meta/output';
-import { badRequest, conflict, invalid, methodNotAllowed } from '../meta/status';
-import { encodeValue, objectResponse } from './respond';
+import { badRequest, invalid, methodNotAllowed } from '../meta/status';
+import { encodeValue } from './respond';
 import { decodeObjectBody } from './body';
-import { getObject, updateObject } from '../registry/store';
+import { getObject } from '../registry/store';
+import { bindPod } from '../kinds/pod-subresources';
 import { evictPod } from '../kinds/pdb-eviction';
 import { rfc3339, type Obj } from '../registry/objects';
 import { parseDryRun } from './options';
@@ -35,6 +36,18 @@ function review(rc: RequestContext, body: Obj, status: Obj): Obj {
 function subresourceRequest(rc: RequestContext, kind: GVK, object: Obj): SubresourceCreate {
   const dryRun = rc.query.getAll('dryRun').length > 0 && parseDryRun(rc.query.getAll('dryRun'), 'CreateOptions');
   return { r: rc.r, namespace: rc.info.namespace, name: rc.info.name, object, kind, attrs: requestAttributes(rc, 'CREATE', dryRun) };
+}
+
+/**
+ * A create of a kind whose spec says it is a POST to another resource's subresource (the legacy
+ * `bindings` collection: pods/<metadata.name>/binding), answered as that POST.
+ */
+export function handleCreateThrough(rc: RequestContext, out: OutputFormat, through: { resource: string; subresource: string }): Promise<ApiResponse> {
+  const body = decodeObjectBody(rc) as Obj | undefined;
+  const target = rc.reg.catalog.lookup(rc.r.info.group, rc.r.info.version, through.resource);
+  if (!target) throw methodNotAllowed();
+  const name = typeof body?.metadata?.name === 'string' ? body.metadata.name : '';
+  return handleVirtualCreate({ ...rc, r: target, info: { ...rc.info, resource: through.resource, name, subresource: through.subresource } }, out);
 }
 
 export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat): Promise<ApiResponse> {
@@ -79,13 +92,10 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
       if (!b.target?.name) throw badRequest('binding target name is required');
     };
     const binding = await admitSubresourceCreate(rc.reg, subresourceRequest(rc, BINDING_KIND, typedSubresourceObject(BINDING_KIND, body, rc.info.namespace, ['target'])), requireTarget);
-    const node = String(binding.target.name);
-    const assign = (cur: Obj) => {
-      if (cur.spec?.nodeName) throw conflict('', 'pods/binding', rc.info.name, `pod ${rc.info.name} is already assigned to node ${JSON.stringify(cur.spec.nodeName)}`);
-      return assignPod(cur, node, binding.metadata?.annotations, rc.reg.now());
-    };
-    const res = await updateObject(rc.reg, rc.r, rc.info.namespace, rc.info.name, assign, { dryRun: false, subresource: 'binding', allowCreate: false, checkName: false });
-    return objectResponse(201, rc.r, res.obj, res.text, out, rc.warnings, rc.reg.now());
+    // The pod-side write is the Pod kind's binding adapter (kinds/pod-subresources.ts).
+    await bindPod(rc.reg, rc.r, rc.info.namespace, rc.info.name, binding);
+    // BindingREST answers a bare Success, not the pod.
+    return encodeValue(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, out, rc.warnings);
   }
   switch (resource) {
     case 'selfsubjectaccessreviews':
@@ -130,15 +140,4 @@ export async function handleVirtualCreate(rc: RequestContext, out: OutputFormat)
     default:
       throw methodNotAllowed();
   }
-}
-
-/** The pod after a binding: its node, the binding's annotations, and PodScheduled=True (kube's assignPod). */
-function assignPod(cur: Obj, node: string, annotations: Record<string, string> | undefined, now: number): Obj {
-  const metadata = annotations && Object.keys(annotations).length ? { ...cur.metadata, annotations: { ...(cur.metadata?.annotations ?? {}), ...annotations } } : cur.metadata;
-  const conditions = [...((cur.status?.conditions ?? []) as Obj[])];
-  const at = conditions.findIndex((c) => c.type === 'PodScheduled');
-  const scheduled: Obj = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
-  if (at < 0) conditions.push(scheduled);
-  else if (conditions[at].status !== 'True') conditions[at] = scheduled;
-  return { ...cur, metadata, spec: { ...cur.spec, nodeName: node }, status: { ...(cur.status ?? {}), conditions } };
 }

@@ -85,6 +85,15 @@ describe('approval subresource', () => {
     expect(r.json.status.conditions).toMatchObject([{ type: 'Denied', status: 'True', reason: 'KubectlDeny' }]);
   });
 
+  it('server-side apply goes through the approval strategy and records the manager on approval', async () => {
+    await c.post(CSRS, csr('applied'));
+    const body = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'applied' }, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Applied', message: 'ok' }] } };
+    const r = await c.patch(`${CSRS}/applied/approval?fieldManager=approver`, body, 'application/apply-patch+yaml');
+    expect(r.status).toBe(200);
+    expect(r.json.status.conditions).toMatchObject([{ type: 'Approved', status: 'True', reason: 'Applied' }]);
+    expect(r.json.metadata.managedFields.filter((m: any) => m.manager === 'approver').map((m: any) => m.subresource)).toEqual(['approval']);
+  });
+
   it('both Approved and Denied is invalid (validation of the approval update)', async () => {
     await c.post(CSRS, csr('both'));
     const r = await c.patch(`${CSRS}/both/approval`, { status: { conditions: [{ type: 'Approved', status: 'True' }, { type: 'Denied', status: 'True' }] } });

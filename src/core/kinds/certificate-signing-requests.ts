@@ -5,6 +5,7 @@
 import type { ResourceHooks } from '../registry/context';
 import type { Obj } from '../registry/objects';
 import { rfc3339 } from '../registry/objects';
+import type { SubresourceWrite } from '../registry/subresource-write';
 import { requestUser } from '../auth/request-user';
 
 const GROUP = 'certificates.k8s.io';
@@ -34,7 +35,7 @@ export function csrHooks(): ResourceHooks {
  * condition without lastUpdateTime gets now, one without lastTransitionTime keeps the time of a
  * stored condition of the same type and status, or gets now.
  */
-export function approvalUpdate(next: Obj, old: Obj, now: number): Obj {
+function approvalUpdate(next: Obj, old: Obj, now: number): Obj {
   const conditions: unknown = next.status?.conditions;
   // The stored object, metadata included, as the store's status writes keep it.
   const out = JSON.parse(JSON.stringify(old)) as Obj;
@@ -57,3 +58,6 @@ export function approvalUpdate(next: Obj, old: Obj, now: number): Obj {
   });
   return out;
 }
+
+/** certificatesigningrequests/approval as a store adapter (its kind spec's `subresourceWrites`). */
+export const CSR_APPROVAL_WRITE: SubresourceWrite = { prepare: approvalUpdate };

@@ -25,7 +25,7 @@ import {
 } from '../codec/table/printers/cluster';
 import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from '../codec/table/printers/flowcontrol';
 import { apiServiceHooks } from './apiservices';
-import { approvalUpdate, csrHooks } from './certificate-signing-requests';
+import { CSR_APPROVAL_WRITE, csrHooks } from './certificate-signing-requests';
 import { priorityClassHooks } from './priority-classes';
 import { crdHooks } from '../crd/hooks';
 
@@ -60,7 +60,7 @@ export const CLUSTER_KINDS: KindSpec[] = [
     printer: certificateSigningRequestPrinter,
     fieldSelectors: { fields: CSR_FIELD_SET, labels: CSR_FIELD_LABELS },
     hooks: () => csrHooks(),
-    subresourceWrites: { approval: approvalUpdate },
+    subresourceWrites: { approval: CSR_APPROVAL_WRITE },
   },
   { group: 'coordination.k8s.io', kind: 'Lease', createOnUpdate: true, rules: leaseRules, printer: leasePrinter },
   { group: FLOWCONTROL, kind: 'FlowSchema', tracksGeneration: true, createOnUpdate: true, rules: flowSchemaRules, printer: flowSchemaPrinter },

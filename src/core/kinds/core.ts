@@ -28,11 +28,12 @@ import {
 import { eventPrinter } from '../codec/table/printers/event';
 import { podPrinter } from '../codec/table/printers/pod';
 import { podTemplatePrinter, replicationControllerPrinter } from '../codec/table/printers/workloads';
-import { namespaceHooks } from './namespaces';
+import { NAMESPACE_FINALIZE_WRITE, namespaceHooks } from './namespaces';
+import { POD_BINDING_WRITE, POD_EPHEMERAL_CONTAINERS_WRITE } from './pod-subresources';
 import { serviceHooks } from './services';
 
 export const CORE_KINDS: KindSpec[] = [
-  { group: '', kind: 'Binding' },
+  { group: '', kind: 'Binding', createsThrough: { resource: 'pods', subresource: 'binding' } },
   { group: '', kind: 'ComponentStatus', printer: componentStatusPrinter },
   { group: '', kind: 'ConfigMap', rules: configMapRules, printer: configMapPrinter },
   { group: '', kind: 'Endpoints', createOnUpdate: true, rules: endpointsRules, printer: endpointsPrinter },
@@ -53,6 +54,7 @@ export const CORE_KINDS: KindSpec[] = [
     nameRule: 'label',
     printer: namespacePrinter,
     finalizersInSpec: true,
+    subresourceWrites: { finalize: NAMESPACE_FINALIZE_WRITE },
     fieldSelectors: { fields: NAMESPACE_FIELD_SET, labels: NAMESPACE_FIELD_LABELS },
     hooks: (env) => namespaceHooks(env.namespaces),
   },
@@ -66,6 +68,7 @@ export const CORE_KINDS: KindSpec[] = [
     rules: podRules,
     printer: podPrinter,
     fieldSelectors: { fields: POD_FIELD_SET, labels: POD_FIELD_LABELS },
+    subresourceWrites: { ephemeralcontainers: POD_EPHEMERAL_CONTAINERS_WRITE, binding: POD_BINDING_WRITE },
   },
   { group: '', kind: 'PodTemplate', tracksGeneration: true, rules: podTemplateRules, printer: podTemplatePrinter, podTemplatePath: ['template'] },
   {

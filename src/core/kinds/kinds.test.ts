@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinResources } from '../schema';
 import { Catalog } from '../registry/catalog';
+import { servesObjectItself, subresourceWrite } from '../registry/subresource-write';
 import { allKindSpecs, kindKey, specFor } from './index';
 
 describe('the table of built-in kinds', () => {
@@ -52,17 +53,65 @@ describe('subresources served as another kind', () => {
   });
 });
 
+describe('subresources that write the object itself', () => {
+  const catalog = new Catalog([...builtinResources], specFor);
+  const served = catalog.servedResources().filter((r) => !r.info.custom);
+  const named = (filter: (r: (typeof served)[number], name: string) => boolean) =>
+    [...new Set(served.flatMap((r) => r.info.subresources.filter((s) => filter(r, s.name)).map((s) => `${kindKey(r.info.group, r.info.kind)}/${s.name}`)))].sort();
+
+  it('go through a write adapter wherever a built-in serves one that updates its own kind: status by the generic rule, the rest from the spec', () => {
+    const updatable = named((r, name) => {
+      const s = r.info.subresources.find((x) => x.name === name)!;
+      return s.kind === r.info.kind && s.verbs.includes('update');
+    });
+    expect(named((r, name) => servesObjectItself(r, name))).toEqual(updatable);
+    expect(updatable.filter((k) => !k.endsWith('/status'))).toEqual(['/Namespace/finalize', '/Pod/ephemeralcontainers', 'certificates.k8s.io/CertificateSigningRequest/approval']);
+  });
+
+  it('are declared only for subresources the kind serves; binding is one reached by POSTing a Binding', () => {
+    const declared = allKindSpecs().flatMap((s) => Object.keys(s.subresourceWrites ?? {}).map((name) => `${kindKey(s.group, s.kind)}/${name}`));
+    expect(declared.filter((k) => !named(() => true).includes(k))).toEqual([]);
+    const pods = catalog.lookup('', 'v1', 'pods')!;
+    expect(subresourceWrite(pods, 'binding')?.byCreate).toBe(true);
+    expect(servesObjectItself(pods, 'binding')).toBe(false);
+    expect(servesObjectItself(pods, 'log')).toBe(false);
+    expect(subresourceWrite(catalog.lookup('apps', 'v1', 'deployments')!, 'scale')).toBeUndefined();
+  });
+
+  it('are not named by the store, the handlers or the dispatcher (the adapters are the only place)', () => {
+    const core = fileURLToPath(new URL('..', import.meta.url));
+    const sameObject = ['finalize', 'ephemeralcontainers', 'approval', 'binding'];
+    const subresourceNames = [...new Set(builtinResources.flatMap((r) => r.subresources.map((s) => s.name)))].filter((n) => n !== 'status');
+    // The store may name no subresource but the generic `status`; a custom resource's scale is
+    // the one its CRD declares. The create handler takes a Binding body at pods/binding.
+    const allowed = new Set(['registry/subresource-view.ts: scale', 'handlers/virtual.ts: binding']);
+    const found: string[] = [];
+    for (const dir of ['registry', 'handlers', 'server']) {
+      for (const file of sourcesUnder(join(core, dir))) {
+        const rel = file.slice(core.length).replaceAll('\\', '/').replace(/^\//, '');
+        const text = readFileSync(file, 'utf8');
+        for (const name of dir === 'registry' ? subresourceNames : sameObject) {
+          if ((text.includes(`'${name}'`) || text.includes(`"${name}"`)) && !allowed.has(`${rel}: ${name}`)) found.push(`${rel}: ${name}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourcesUnder(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
+}
+
 describe('the only place per-kind facts live', () => {
   // ResourceQuota's evaluators keep their group/resource list (decision 0039): a plug-in's, not a kind's.
   const ALLOWED = new Set(['admission/quota-usage.ts', 'admission/resource-quota.ts']);
   const core = fileURLToPath(new URL('..', import.meta.url));
-  const sources = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
 
   it('is this table: no other source file keys a table by a built-in kind (group/Kind or group/resource)', () => {
     const keys = new Set(builtinResources.flatMap((r) => [kindKey(r.group, r.kind), `${r.group}/${r.resource}`]));
     const found: string[] = [];
-    for (const file of sources(core)) {
+    for (const file of sourcesUnder(core)) {
       const rel = file.slice(core.length).replaceAll('\\', '/').replace(/^\//, '');
       if (rel.startsWith('kinds/') || rel.startsWith('schema/generated/') || ALLOWED.has(rel)) continue;
       const text = readFileSync(file, 'utf8');

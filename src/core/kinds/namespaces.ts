@@ -7,6 +7,7 @@ import type { RegistryContext, ResourceHooks } from '../registry/context';
 import { createObject } from '../registry/store';
 import { ApiError, forbidden } from '../meta/status';
 import type { Obj } from '../registry/objects';
+import { withSpecFieldOf, type SubresourceWrite } from '../registry/subresource-write';
 import type { NamespaceQueueing } from '../registry/kind-hook-env';
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -62,3 +63,14 @@ export async function bootstrapNamespaces(ctx: RegistryContext, controller: Name
     else await ensureDefaultServiceAccount(ctx, obj.metadata.name);
   }
 }
+
+/**
+ * namespaces/finalize (NamespaceFinalizeStrategy) as a store adapter: a write changes
+ * spec.finalizers only. managedFields records it as a write of the namespace itself, and it is
+ * not defaulted: defaulting would put back the `kubernetes` finalizer the write removes.
+ */
+export const NAMESPACE_FINALIZE_WRITE: SubresourceWrite = {
+  recordedAs: '',
+  skipsDefaults: true,
+  prepare: (written, stored) => withSpecFieldOf(written, stored, 'finalizers'),
+};

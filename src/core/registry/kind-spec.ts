@@ -8,6 +8,7 @@ import type { NameRule } from '../validation/names';
 import type { Printer } from '../codec/table/types';
 import type { KindHookEnv } from './kind-hook-env';
 import type { SubresourceView } from './subresource-view';
+import type { SubresourceWrite } from './subresource-write';
 import type { KindFieldSet } from '../selectors/field-sets';
 import type { FieldLabelConverter } from '../selectors/fields';
 
@@ -44,11 +45,18 @@ export interface KindSpec {
   /** Subresources served as another kind through the object (`scale`), by subresource name. */
   views?: Readonly<Record<string, SubresourceView>>;
   /**
-   * Subresources of the object itself whose strategy decides what a write through them may change
-   * (CertificateSigningRequest `approval`: status.conditions only), by subresource name: the
-   * stored object after the write, from the written one, the stored one and the time.
+   * Subresources of the object itself, by name, and what a write through each may change
+   * (Namespace `finalize`, Pod `ephemeralcontainers` and `binding`, CertificateSigningRequest
+   * `approval`): store adapters the generic store applies (subresource-write.ts). `status` needs
+   * no entry: its rule is generic (with `statusResets` above).
    */
-  subresourceWrites?: Readonly<Record<string, (written: Obj, stored: Obj, now: number) => Obj>>;
+  subresourceWrites?: Readonly<Record<string, SubresourceWrite>>;
+  /**
+   * A create of this kind is a POST of it to this subresource of the object its metadata.name
+   * names, and nothing of the kind is stored (Binding: the legacy `bindings` collection binds
+   * through pods/<name>/binding, kube's LegacyBindingREST).
+   */
+  createsThrough?: { resource: string; subresource: string };
   /** The kind's own registry hooks (allocation, lifecycle, status on create), made once per API server. */
   hooks?: (env: KindHookEnv) => ResourceHooks;
 }

@@ -3,6 +3,7 @@
 // non-apply write updates metadata.managedFields.
 import type { ServedResource } from './catalog';
 import type { Obj } from './objects';
+import { subresourceWrite } from './subresource-write';
 import { FieldManagerError, managedFieldsForUpdate, updateManagedFields, type ManagedFieldsEntry, type SchemaRoot, type VersionConverter } from '../fieldmanager';
 import { builtinResources } from '../schema/index';
 import { convert, convertibleKinds, needsConversion, parseApiVersion } from '../versions/index';
@@ -54,14 +55,9 @@ function builtinConverter(kind: string): VersionConverter | undefined {
   };
 }
 
-/** kube's reset fields: the main resource does not own status, the status subresource does not own spec. */
+/** kube's reset fields: what a manager writing through this subresource does not own (its write adapter's). */
 export function ignoredFieldsFor(r: ServedResource, subresource: string): string[][] {
-  // A status strategy that resets only some fields (Deployment's, HorizontalPodAutoscaler's): the
-  // annotations the controller writes with the status are owned by that status entry.
-  if (subresource === 'status' && r.spec?.statusResets) return r.spec.statusResets.map((path) => [...path]);
-  if (subresource === 'status') return [['spec'], ['metadata']];
-  if (r.strategy.hasStatusSubresource && subresource === '') return [['status']];
-  return [];
+  return (subresourceWrite(r, subresource)?.resetFields ?? []).map((path) => [...path]);
 }
 
 function setManaged(obj: Obj, managed: ManagedFieldsEntry[]): void {

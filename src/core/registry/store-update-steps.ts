@@ -15,6 +15,7 @@ import type { AdmissionAttributes } from './admission-attributes';
 import type { UpdateSteps } from './webhook-update';
 import { applyDefaults, checkSize, requireObject, setNamespace, validateWrite } from './store-common';
 import { toGoForm } from './go-order';
+import { updateWriteFor, type SubresourceWrite } from './subresource-write';
 
 /** What the steps need of the store's UpdateOptions. */
 export interface StepOptions {
@@ -54,6 +55,8 @@ export class UpdateAttempt implements UpdateSteps {
   deleted = false;
   old: Obj | undefined;
   reservation: Reservation | undefined;
+  /** How a write through the request's subresource changes the object. */
+  private readonly write: SubresourceWrite;
 
   constructor(
     private readonly ctx: RegistryContext,
@@ -65,7 +68,9 @@ export class UpdateAttempt implements UpdateSteps {
     private readonly hooks: ResourceHooks | undefined,
     /** Synchronous validating admission prepared before the transaction (PodSecurity). */
     private readonly admissionCheck: ((next: Obj, old: Obj) => void) | undefined,
-  ) {}
+  ) {
+    this.write = updateWriteFor(r, opts.subresource);
+  }
 
   prepare(cur: KV | undefined): { next: Obj; noop: boolean } {
     const { r, opts, name } = this;
@@ -126,8 +131,7 @@ export class UpdateAttempt implements UpdateSteps {
   check(next: Obj): void {
     const o = this.old as Obj;
     if (this.r.strategy.tracksGeneration && specChanged(next, o)) next.metadata.generation = (o.metadata.generation ?? 0) + 1;
-    // A binding is not a pod update: the pod's update rules (spec immutable) do not apply.
-    if (this.opts.subresource !== 'binding') validateWrite(this.ctx, this.r, next, o, this.opts.subresource);
+    if (!this.write.skipsValidation) validateWrite(this.ctx, this.r, next, o, this.opts.subresource);
     this.admissionCheck?.(next, o);
   }
 
@@ -165,55 +169,10 @@ export class UpdateAttempt implements UpdateSteps {
     this.deleted = false;
   }
 
-  /**
-   * A status write changes status only; approval (CSRs) status.conditions; ephemeralcontainers spec.ephemeralContainers; finalize
-   * spec.finalizers; binding spec.nodeName; a main-resource write not status.
-   */
+  /** What the write may change, through the adapter of its subresource (subresource-write.ts). */
   private limitToSubresource(obj: Obj, old: Obj): Obj {
-    const { opts, r } = this;
-    let next: Obj = obj;
-    if (opts.subresource === 'status') {
-      next = clone(old);
-      if (obj.status === undefined) delete next.status;
-      else next.status = obj.status;
-      // A status strategy that resets only some fields (Deployment's, HorizontalPodAutoscaler's):
-      // annotations written with the status stay (the deployment controller's revision, the HPA's
-      // v1 conditions).
-      if (r.spec?.statusResets) {
-        if (obj.metadata?.annotations === undefined) delete next.metadata.annotations;
-        else next.metadata.annotations = obj.metadata.annotations;
-      }
-      this.keepAppliedManagedFields(obj, next);
-    } else if (opts.subresource === 'ephemeralcontainers') {
-      // pods/ephemeralcontainers changes spec.ephemeralContainers only (dropNonEphemeralContainerUpdates).
-      next = clone(old);
-      next.spec = { ...(next.spec ?? {}) };
-      if (obj.spec?.ephemeralContainers === undefined) delete next.spec.ephemeralContainers;
-      else next.spec.ephemeralContainers = obj.spec.ephemeralContainers;
-      this.keepAppliedManagedFields(obj, next);
-    } else if (opts.subresource === 'binding') {
-      // pods/<n>/binding sets spec.nodeName only (kube's assignPod writes it directly).
-      next = clone(old);
-      next.spec = { ...(next.spec ?? {}), nodeName: obj.spec?.nodeName };
-      // assignPod also copies the binding's annotations and sets PodScheduled=True.
-      if (obj.metadata?.annotations !== undefined) next.metadata.annotations = obj.metadata.annotations;
-      if (obj.status !== undefined) next.status = obj.status;
-    } else if (r.spec?.subresourceWrites?.[opts.subresource]) {
-      // The kind's own strategy for the subresource (certificatesigningrequests/approval changes status.conditions only).
-      next = r.spec.subresourceWrites[opts.subresource]!(obj, old, this.ctx.now());
-      this.keepAppliedManagedFields(obj, next);
-    } else if (opts.subresource === 'finalize') {
-      next = clone(old);
-      next.spec = { ...(next.spec ?? {}) };
-      if (obj.spec?.finalizers === undefined) delete next.spec.finalizers;
-      else next.spec.finalizers = obj.spec.finalizers;
-    } else {
-      if (r.strategy.hasStatusSubresource) {
-        if (old.status === undefined) delete next.status;
-        else next.status = old.status;
-      }
-      r.spec?.rules?.prepareForUpdate?.(next, old);
-    }
+    const next = this.write.prepare(obj, old, this.ctx.now());
+    this.keepAppliedManagedFields(obj, next);
     return next;
   }
 
@@ -228,9 +187,8 @@ export class UpdateAttempt implements UpdateSteps {
   private finish(next: Obj): void {
     const { opts, r } = this;
     const old = this.old as Obj;
-    // Defaulting would put back the `kubernetes` finalizer a finalize write removes.
-    if (opts.subresource !== 'finalize') applyDefaults(r, next);
-    if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, opts.subresource === 'finalize' ? '' : opts.subresource, opts.owner, rfc3339(this.ctx.now()));
+    if (!this.write.skipsDefaults) applyDefaults(r, next);
+    if (opts.owner && !opts.managedFieldsDone) trackWrite(r, old, next, this.write.recordedAs ?? opts.subresource, opts.owner, rfc3339(this.ctx.now()));
     admitUpdateMutating(this.ctx, r, next, old, opts.attrs);
     this.reservation = this.hooks?.beforeUpdate?.(this.ctx, r, next, old, opts.attrs) ?? undefined;
   }

@@ -17,7 +17,7 @@ import { prepareServedTexts } from './conversion';
 
 export interface UpdateOptions {
   dryRun: boolean;
-  /** '' for the main resource, or 'status', 'finalize' (namespaces), 'binding' (pods). */
+  /** '' for the main resource, or the subresource written through (its write adapter: subresource-write.ts). */
   subresource: string;
   /** PUT may create (when the strategy allows); PATCH never does. */
   allowCreate: boolean;

@@ -22,7 +22,8 @@ import { handlePatch } from '../handlers/patch';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete';
 import { handleViewGet } from '../handlers/scale';
 import { subresourceView } from '../registry/subresource-view';
-import { handleVirtualCreate } from '../handlers/virtual';
+import { servesObjectItself } from '../registry/subresource-write';
+import { handleCreateThrough, handleVirtualCreate } from '../handlers/virtual';
 import { answersOwnWatch, handleComponentStatuses, isComponentStatuses } from '../handlers/component-statuses';
 import { handlePodConnect, POD_CONNECT_SUBRESOURCES } from '../handlers/pod-connect';
 import { handleProxy, isProxy } from '../handlers/proxy';
@@ -190,20 +191,23 @@ export function createDispatcher(deps: DispatchDeps): (req: ApiRequest) => Promi
     }
   };
 
-  /** pods/ephemeralcontainers: the Pod itself, read and written like status (its own strategy). */
-  const isPodEphemeralContainers = (rc: RequestContext): boolean => rc.info.subresource === 'ephemeralcontainers' && rc.r.info.group === '' && rc.r.info.resource === 'pods';
-
-  /** certificatesigningrequests/approval: the CSR itself, read and written like status (its own strategy). */
-  const isCsrApproval = (rc: RequestContext): boolean => rc.info.subresource === 'approval' && rc.r.info.group === 'certificates.k8s.io' && rc.r.info.resource === 'certificatesigningrequests';
+  /** A subresource that only takes a POST of a kind of its own (pods/binding and eviction, serviceaccounts/token): the create handlers'. */
+  const takesOnlyAnotherKind = (rc: RequestContext): boolean => {
+    const sub = rc.r.info.subresources.find((s) => s.name === rc.info.subresource);
+    return sub !== undefined && sub.kind !== rc.r.info.kind && sub.verbs.length === 1 && sub.verbs[0] === 'create';
+  };
 
   const serveVerb = (rc: RequestContext, out: OutputFormat): Promise<ApiResponse> => {
     const { info } = rc;
     if (rc.r.info.virtual) return handleVirtualCreate(rc, out);
+    if (rc.r.spec?.createsThrough) return handleCreateThrough(rc, out, rc.r.spec.createsThrough);
     if (isComponentStatuses(rc.r)) return Promise.resolve(handleComponentStatuses(rc, out));
     const view = subresourceView(rc.r, info.subresource);
     if (view && info.verb === 'get') return handleViewGet(rc, out, view);
-    if (info.subresource && info.subresource !== 'status' && !view && info.subresource !== 'finalize' && !isCsrApproval(rc) && !isPodEphemeralContainers(rc)) {
-      if (info.subresource === 'token' || info.subresource === 'eviction' || info.subresource === 'binding') return handleVirtualCreate(rc, out);
+    // A subresource that is the object itself (status, finalize, approval, ephemeralcontainers) is
+    // served by the verbs below through its write adapter (registry/subresource-write.ts).
+    if (info.subresource && !view && !servesObjectItself(rc.r, info.subresource)) {
+      if (takesOnlyAnotherKind(rc)) return handleVirtualCreate(rc, out);
       if (rc.r.info.group === '' && rc.r.info.resource === 'pods' && POD_CONNECT_SUBRESOURCES.has(info.subresource)) return handlePodConnect(rc);
       if (isProxy(rc)) return handleProxy(rc);
       throw methodNotAllowed();
