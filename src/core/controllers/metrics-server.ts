@@ -24,6 +24,7 @@ import type { Controller, ControllerContext } from './controller';
 import type { Informer } from './informer';
 import { simulatedNodeName } from './nodes';
 import { formatCpu, formatMemory, nodeUsage, podHasMetrics, podUsage } from './metrics-usage';
+import { installMetricsServer, METRICS_SERVER_INSTALLER } from './metrics-server-install';
 
 export const METRICS_GROUP = 'metrics.k8s.io';
 const VERSION = 'v1beta1';
@@ -56,6 +57,8 @@ export class MetricsServer implements Controller, AggregatedApi {
     for (let i = 0; i < ctx.cluster.nodes; i++) this.simulated.add(simulatedNodeName(i));
     this.pods = await ctx.informer('/api/v1/pods');
     this.nodes = await ctx.informer('/api/v1/nodes');
+    // Its manifest's APIService and aggregated ClusterRole, as installing metrics-server makes them.
+    await ctx.track(installMetricsServer(ctx.client(METRICS_SERVER_INSTALLER)));
   }
 
   stop(): void {}

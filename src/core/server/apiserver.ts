@@ -84,7 +84,7 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   configureClusterCa(ctx, opts.clusterCaCert);
   // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
   const flowControl = new FlowControl(ctx);
-  const apiServiceStatus = new ApiServiceAvailability(ctx);
+  const apiServiceStatus = new ApiServiceAvailability(ctx, (group, version) => (clusterControllers?.aggregatedApis() ?? []).some((a) => a.group === group && a.resources.some((r) => r.version === version)));
 
   // kube-controller-manager's part (server/in-process-controllers.ts), each switched off with
   // --controllers as kube-controller-manager's: with leader election only the Lease holder runs it.
