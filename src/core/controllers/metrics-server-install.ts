@@ -43,11 +43,12 @@ export const AGGREGATED_METRICS_READER: Obj = {
   rules: [{ apiGroups: ['metrics.k8s.io'], resources: ['pods', 'nodes'], verbs: ['get', 'list', 'watch'] }],
 };
 
+/** Creates `obj` unless it exists (409) or its group is not served (404, a --runtime-config that turns it off). */
 async function createIfMissing(client: ApiClient, path: string, obj: Obj): Promise<void> {
   try {
     await client.create(path, obj);
   } catch (err) {
-    if (!(err instanceof ApiCallError && err.code === 409)) throw err;
+    if (!(err instanceof ApiCallError && (err.code === 409 || err.code === 404))) throw err;
   }
 }
 
