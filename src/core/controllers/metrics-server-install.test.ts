@@ -19,7 +19,7 @@ describe('metrics-server install manifest', () => {
     t = await startCluster('*', { nodes: 1 });
     await t.settle();
     const svc = (await t.get(API_SERVICE)).json;
-    expect(svc.metadata.labels).toEqual({ 'k8s-app': 'metrics-server' });
+    expect(svc.metadata.labels).toEqual({ 'k8s-app': 'metrics-server', 'addonmanager.kubernetes.io/mode': 'EnsureExists' });
     expect(svc.spec).toEqual({ group: 'metrics.k8s.io', version: 'v1beta1', service: { name: 'metrics-server', namespace: 'kube-system', port: 443 }, groupPriorityMinimum: 100, versionPriority: 100, insecureSkipTLSVerify: true });
     expect(svc.status.conditions).toEqual([{ type: 'Available', status: 'True', lastTransitionTime: expect.any(String), reason: 'Passed', message: 'all checks passed' }]);
     const row = (await t.get('/apis/apiregistration.k8s.io/v1/apiservices?fieldSelector=metadata.name%3Dv1beta1.metrics.k8s.io', { accept: TABLE_V1 })).json.rows[0].cells;
@@ -43,6 +43,7 @@ describe('metrics-server install manifest', () => {
     const reader = (await t.get(`${ROLES}/system:aggregated-metrics-reader`)).json;
     expect(reader.metadata.labels).toEqual({
       'k8s-app': 'metrics-server',
+      'addonmanager.kubernetes.io/mode': 'EnsureExists',
       'rbac.authorization.k8s.io/aggregate-to-admin': 'true',
       'rbac.authorization.k8s.io/aggregate-to-edit': 'true',
       'rbac.authorization.k8s.io/aggregate-to-view': 'true',

@@ -2,17 +2,15 @@
 // Deployment, for the parts a client can see from here: the APIService that registers
 // metrics.k8s.io/v1beta1 with the aggregator, and the ClusterRole whose aggregation labels give
 // view, edit and admin read access to metrics (so `kubectl top` works for them). The simulated
-// metrics-server applies them when it starts, as an installer with cluster-admin rights would,
-// and leaves existing ones alone (a stored cluster keeps what an earlier start made, as a real
-// cluster keeps an installed manifest). Its Service, ServiceAccount and bindings are not made:
+// metrics-server installs them as add-ons when it starts (addons.ts) and leaves existing ones
+// alone (a stored cluster keeps what an earlier start made, as a real cluster keeps an installed
+// manifest). Its Service, ServiceAccount and bindings are not made:
 // the aggregator reaches this metrics-server in process (its Available condition says so).
 import type { Obj } from '../registry/objects';
-import { ApiCallError, type ApiClient, type Identity } from './client';
+import { ApiCallError, type ApiClient } from './client';
+import { ENSURE_EXISTS } from './addons';
 
-/** Whoever applies the manifest: a cluster admin (RBAC does not apply to system:masters). */
-export const METRICS_SERVER_INSTALLER: Identity = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kubectl-client-side-apply' };
-
-const APP_LABEL = { 'k8s-app': 'metrics-server' };
+const APP_LABEL = { 'k8s-app': 'metrics-server', ...ENSURE_EXISTS };
 
 export const METRICS_API_SERVICE: Obj = {
   apiVersion: 'apiregistration.k8s.io/v1',
