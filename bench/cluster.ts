@@ -75,7 +75,7 @@ async function call(api: ApiServer, method: string, url: string, body: unknown, 
   return text ? JSON.parse(text) : {};
 }
 
-function deployment(replicas: number): Record<string, unknown> {
+export function deployment(replicas: number): Record<string, unknown> {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -103,8 +103,13 @@ export function runningStatus(node: number, host: number): Record<string, unknow
 /** Writes by (verb, resource, subresource), from the server's apiserver_request_total. */
 export async function writeCounts(api: ApiServer): Promise<Map<string, number>> {
   const res = await api.handle({ method: 'GET', url: '/metrics', headers: {} });
+  return writeCountsOf(String(res.body));
+}
+
+/** writeCounts from the text of /metrics (the browser bench reads it through the worker). */
+export function writeCountsOf(metrics: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const line of String(res.body).split('\n')) {
+  for (const line of metrics.split('\n')) {
     const m = /^apiserver_request_total\{(.*)\} (\d+)$/.exec(line);
     if (!m) continue;
     const label = (k: string) => new RegExp(`${k}="([^"]*)"`).exec(m[1])?.[1] ?? '';
@@ -115,7 +120,7 @@ export async function writeCounts(api: ApiServer): Promise<Map<string, number>> 
   return counts;
 }
 
-function minus(a: Map<string, number>, b: Map<string, number>): Map<string, number> {
+export function minus(a: Map<string, number>, b: Map<string, number>): Map<string, number> {
   return new Map([...a].map(([k, v]) => [k, v - (b.get(k) ?? 0)] as [string, number]).filter(([, v]) => v > 0));
 }
 

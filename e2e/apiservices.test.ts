@@ -27,6 +27,10 @@ describe('kubectl get apiservices', () => {
     expect(apps.spec).toEqual({ group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 });
   });
 
+  it("lists metrics-server's APIService as its manifest registers it, Available while it serves", async () => {
+    expect(await ok(['get', 'apiservices', 'v1beta1.metrics.k8s.io', '--no-headers'])).toMatch(/^v1beta1\.metrics\.k8s\.io\s+kube-system\/metrics-server\s+True\s+\d+s\n$/);
+  });
+
   it("shows a CRD's group/version while the CRD exists", async () => {
     expect(await ok(['create', '-f', c.fixture('crd.yaml')])).toBe('customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n');
     expect(await ok(['get', 'apiservices', 'v1.example.com', '--no-headers'])).toMatch(/^v1\.example\.com\s+Local\s+True\s+\d+s\n$/);

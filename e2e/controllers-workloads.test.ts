@@ -105,6 +105,9 @@ describe('workload controllers with kubectl', () => {
     expect(await ok(['rollout', 'history', 'daemonset/logs'])).toMatch(/REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
     const ds = await json(['get', 'daemonset', 'logs']);
     expect(ds.status).toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 3, numberReady: 3, observedGeneration: 2 });
+    // The strategy's template generation, and the controller's label with it on the new pods.
+    expect(ds.metadata.annotations['deprecated.daemonset.template.generation']).toBe('2');
+    expect((await json(['get', 'pods', '-l', 'app=logs,pod-template-generation=2'])).items).toHaveLength(3);
     expect(await ok(['rollout', 'undo', 'daemonset/logs'])).toContain('daemonset.apps/logs rolled back');
     expect(await ok(['rollout', 'status', 'daemonset/logs', '--timeout=60s'])).toContain('successfully rolled out');
     await eventually(async () => expect(await images('app=logs')).toEqual(['fluentd:1', 'fluentd:1', 'fluentd:1']));

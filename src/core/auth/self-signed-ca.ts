@@ -2,8 +2,9 @@
 // cluster whose host brings no CA of its own (the browser's Service Worker, the Node host
 // without --secure-port). Its shape follows what kubeadm's `ca.crt` carries: CN=kubernetes as
 // subject and issuer, ten years of validity, CA:TRUE and the key usages Go's certutil sets.
-// The private key only signs this one certificate and is dropped afterwards: the playground
-// issues nothing with it, and a key that is never stored cannot leak from an export.
+// By default the private key only signs this one certificate and is dropped afterwards: a key
+// that is never stored cannot leak from an export. A host that signs with its CA (the browser's
+// csrsigning controller) asks for the key too, as PKCS#8, and keeps it outside the cluster's data.
 import { bitString, boolean, explicit, octetString, oid, sequence, set, smallInteger, time, unsignedInteger, utf8String } from './der';
 
 const OID = {
@@ -17,7 +18,7 @@ const OID = {
 /** The WebCrypto calls used here; typed locally because the core's globals declare no `crypto.subtle`. */
 interface Subtle {
   generateKey(alg: { name: 'ECDSA'; namedCurve: 'P-256' }, extractable: boolean, usages: string[]): Promise<{ publicKey: unknown; privateKey: unknown }>;
-  exportKey(format: 'spki' | 'raw', key: unknown): Promise<ArrayBuffer>;
+  exportKey(format: 'spki' | 'raw' | 'pkcs8', key: unknown): Promise<ArrayBuffer>;
   sign(alg: { name: 'ECDSA'; hash: 'SHA-256' }, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
   digest(alg: 'SHA-1', data: Uint8Array): Promise<ArrayBuffer>;
 }
@@ -38,6 +39,16 @@ export interface CaOptions {
 
 /** A fresh self-signed CA certificate, as PEM. */
 export async function createSelfSignedCa(opts: CaOptions = {}): Promise<string> {
+  return (await makeCa(opts)).certPem;
+}
+
+/** A fresh self-signed CA that can sign: its certificate and its PKCS#8 private key, as PEM. */
+export async function createSigningCa(opts: CaOptions = {}): Promise<{ certPem: string; keyPem: string }> {
+  const { certPem, privateKey } = await makeCa(opts);
+  return { certPem, keyPem: toPem(new Uint8Array(await subtle().exportKey('pkcs8', privateKey)), 'PRIVATE KEY') };
+}
+
+async function makeCa(opts: CaOptions): Promise<{ certPem: string; privateKey: unknown }> {
   const s = subtle();
   const cn = opts.commonName ?? 'kubernetes';
   const notBefore = opts.notBefore ?? Date.now();
@@ -61,7 +72,7 @@ export async function createSelfSignedCa(opts: CaOptions = {}): Promise<string> 
   );
   const raw = new Uint8Array(await s.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, tbs));
   const der = sequence(tbs, algorithm, bitString(ecdsaSignatureDer(raw)));
-  return toPem(der);
+  return { certPem: toPem(der), privateKey: keys.privateKey };
 }
 
 function extension(id: string, critical: boolean, value: Uint8Array): Uint8Array {
@@ -94,9 +105,9 @@ export function ecdsaSignatureDer(raw: Uint8Array): Uint8Array {
   return sequence(unsignedInteger(raw.subarray(0, half)), unsignedInteger(raw.subarray(half)));
 }
 
-export function toPem(der: Uint8Array): string {
+export function toPem(der: Uint8Array, label = 'CERTIFICATE'): string {
   let binary = '';
   for (const b of der) binary += String.fromCharCode(b);
   const lines = btoa(binary).match(/.{1,64}/g) ?? [];
-  return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
+  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }

@@ -53,8 +53,9 @@ export interface ControllerEntry {
   part: ControllerPart;
   make(): Controller;
   /**
-   * Runs in every host, outside the Lease: it writes nothing and answers requests (an aggregated
-   * API such as metrics.k8s.io), so every host on one etcd serves the same API.
+   * Runs in every host, outside the Lease: it answers requests (an aggregated API such as
+   * metrics.k8s.io) and writes nothing but its install manifest's objects, each only when
+   * missing, so every host on one etcd serves the same API.
    */
   everyHost?: boolean;
 }

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCluster, type ClusterTest } from '../testing/controllers';
+import { KUBELET_CLIENT_CSR as CLIENT } from '../testing/csr-fixtures';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {
@@ -35,16 +36,6 @@ vWSxLX9PMmhSLBbZXvEzm8feekCJm9r2eHGdafXI65I6NYO/DX0/uZbH7Cezd/Ev
 cAKELUpqedtcMA2gKjAoBgkqhkiG9w0BCQ4xGzAZMBcGA1UdEQQQMA6CBm5vZGUt
 MocErBIAAzAKBggqhkjOPQQDAgNHADBEAiB/mmY8J7I1p3kgTk6aqBR0KR7wUVNK
 rr/ZQJMgg9lNMQIgGEp5H+jWhHIvTzIzPcpJhuWNAWNroQ79h2efnzzVsR0=
------END CERTIFICATE REQUEST-----
-`;
-// -subj "/O=system:nodes/CN=system:node:node-1"
-const CLIENT = `-----BEGIN CERTIFICATE REQUEST-----
-MIHwMIGWAgEAMDQxFTATBgNVBAoMDHN5c3RlbTpub2RlczEbMBkGA1UEAwwSc3lz
-dGVtOm5vZGU6bm9kZS0xMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEWXLtYkRg
-lxOnD3uQaUC/poR9bN8vfvfyAuHfwEBywa+jHOUl1YiQeITCtJaw3OTHcaz68ttF
-AJTExlYPP1RCF6AAMAoGCCqGSM49BAMCA0kAMEYCIQDYRycTxJy9VT1BGnd4MgZs
-mmnAL76n52RHU/jHK3EaEAIhAO1BLfwbojsA/Vroerh4h7N8IM2gpjmnoVNRrGUA
-7NyL
 -----END CERTIFICATE REQUEST-----
 `;
 

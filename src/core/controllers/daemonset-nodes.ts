@@ -5,11 +5,10 @@
 import { clone, type Obj } from '../registry/objects';
 import { POD_REVISION_LABEL } from './controller-revision';
 import { matchesNodeAffinity, tolerates } from './pod-fit';
+import { TEMPLATE_GENERATION_ANNOTATION } from '../kinds/daemonset-template-generation';
 
 /** extensions.DaemonSetTemplateGenerationKey: the pod label with the template generation. */
 export const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
-/** The DaemonSet annotation that carries spec.templateGeneration in apps/v1. */
-export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
 const tol = (key: string, effect: 'NoExecute' | 'NoSchedule') => ({ key: `node.kubernetes.io/${key}`, operator: 'Exists', effect });
 

@@ -36,7 +36,7 @@ describe('daemonset controller', () => {
     expect(ps.map((p) => p.spec.nodeName)).toEqual(['node-1', 'node-2', 'node-3']);
     const p = ps[0];
     expect(p.metadata.generateName).toBe('logs-');
-    expect(p.metadata.labels).toEqual({ app: 'logs', 'controller-revision-hash': hash });
+    expect(p.metadata.labels).toEqual({ app: 'logs', 'controller-revision-hash': hash, 'pod-template-generation': '1' });
     expect(p.spec.affinity).toEqual({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] }] } } });
     expect(p.spec.tolerations.map((x: any) => [x.key, x.operator, x.effect])).toEqual([
       ['node.kubernetes.io/not-ready', 'Exists', 'NoExecute'],
@@ -134,6 +134,9 @@ describe('daemonset controller', () => {
     expect((await pods()).map((p) => p.spec.containers[0].image)).toEqual(['fluentd:2', 'fluentd:2', 'fluentd:2', 'fluentd:2']);
     const status = (await getDs()).status;
     expect(status).toMatchObject({ desiredNumberScheduled: 4, updatedNumberScheduled: 4, numberAvailable: 4, observedGeneration: 2 });
+    // The new pods carry the template generation the strategy gave the changed template.
+    expect((await getDs()).metadata.annotations['deprecated.daemonset.template.generation']).toBe('2');
+    expect((await pods()).map((p) => p.metadata.labels['pod-template-generation'])).toEqual(['2', '2', '2', '2']);
     expect((await revisions()).map((r) => r.revision)).toEqual([1, 2]);
   });
 
@@ -195,7 +198,7 @@ describe('daemonset controller', () => {
     ]);
     const podFields = p.metadata.managedFields[0].fieldsV1;
     expect(Object.keys(podFields['f:metadata'])).toEqual(['f:generateName', 'f:labels', 'f:ownerReferences']);
-    expect(podFields['f:metadata']['f:labels']).toEqual({ '.': {}, 'f:app': {}, 'f:controller-revision-hash': {} });
+    expect(podFields['f:metadata']['f:labels']).toEqual({ '.': {}, 'f:app': {}, 'f:controller-revision-hash': {}, 'f:pod-template-generation': {} });
     expect(Object.keys(podFields['f:spec'])).toEqual(expect.arrayContaining(['f:affinity', 'f:containers', 'f:tolerations']));
     expect(podFields['f:spec']['f:affinity']).toEqual({ '.': {}, 'f:nodeAffinity': { '.': {}, 'f:requiredDuringSchedulingIgnoredDuringExecution': {} } });
     // The revision: created whole by the controller.

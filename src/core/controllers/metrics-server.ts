@@ -24,6 +24,8 @@ import type { Controller, ControllerContext } from './controller';
 import type { Informer } from './informer';
 import { simulatedNodeName } from './nodes';
 import { formatCpu, formatMemory, nodeUsage, podHasMetrics, podUsage } from './metrics-usage';
+import { installMetricsServer } from './metrics-server-install';
+import { ADDON_INSTALLER } from './addons';
 
 export const METRICS_GROUP = 'metrics.k8s.io';
 const VERSION = 'v1beta1';
@@ -56,6 +58,8 @@ export class MetricsServer implements Controller, AggregatedApi {
     for (let i = 0; i < ctx.cluster.nodes; i++) this.simulated.add(simulatedNodeName(i));
     this.pods = await ctx.informer('/api/v1/pods');
     this.nodes = await ctx.informer('/api/v1/nodes');
+    // Its manifest's APIService and aggregated ClusterRole, as installing metrics-server makes them.
+    await ctx.track(installMetricsServer(ctx.client(ADDON_INSTALLER)));
   }
 
   stop(): void {}

@@ -47,7 +47,8 @@ export function tolerates(tolerations: Obj[], taint: Obj): boolean {
   });
 }
 
-function nodeSelectorTermMatches(term: Obj, node: Obj): boolean {
+/** A NodeSelectorTerm against a node; a term with no requirements matches nothing. */
+export function nodeSelectorTermMatches(term: Obj, node: Obj): boolean {
   const exprs = (term.matchExpressions ?? []) as Obj[];
   const fields = (term.matchFields ?? []) as Obj[];
   if (!exprs.length && !fields.length) return false;
@@ -78,7 +79,7 @@ function taintText(t: Obj): string {
  * Why the pod cannot go on this node, as the plugins word it (several resource shortages give
  * several reasons), or an empty list when it fits.
  */
-export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], plugins: { volumes?: PodVolumes; interPod?: InterPodAffinity } = {}): string[] {
+export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], plugins: { volumes?: PodVolumes; interPod?: InterPodAffinity; spread?: { unfitReason(node: Obj): string | undefined } } = {}): string[] {
   const tolerations = (pod.spec?.tolerations ?? []) as Obj[];
   if (node.spec?.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) return ['node(s) were unschedulable'];
   const ready = ((node.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready');
@@ -102,7 +103,8 @@ export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], pl
   if (want.cpu > 0 && used.cpu + want.cpu > milli(allocatable.cpu)) reasons.push('Insufficient cpu');
   if (want.memory > 0 && used.memory + want.memory > milli(allocatable.memory)) reasons.push('Insufficient memory');
   if (reasons.length) return reasons;
-  const later = plugins.volumes?.unfitReason(node) ?? plugins.interPod?.unfitReason(node);
+  // kube's filter order: VolumeBinding, PodTopologySpread, InterPodAffinity.
+  const later = plugins.volumes?.unfitReason(node) ?? plugins.spread?.unfitReason(node) ?? plugins.interPod?.unfitReason(node);
   return later ? [later] : [];
 }
 

@@ -8,6 +8,7 @@
 // system:persistent-volume-provisioner role, as minikube's storage-provisioner is.
 import type { Obj } from '../registry/objects';
 import { ApiCallError, type ApiClient, type Identity } from './client';
+import { ADDON_INSTALLER, ENSURE_EXISTS } from './addons';
 import type { Controller, ControllerContext } from './controller';
 import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
@@ -25,15 +26,12 @@ const PROVISIONER: Identity = {
   fieldManager: 'storage-provisioner',
 };
 
-/** Installs the add-on's StorageClass, as kind does at cluster creation (an administrator's write). */
-const ADDON_INSTALLER: Identity = { username: 'kube-playground:addons', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-playground-addons' };
-
 export function defaultStorageClass(): Obj {
   return {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
     // Labelled as the add-on manager labels what it only creates (minikube's storageclass addon).
-    metadata: { name: DEFAULT_STORAGE_CLASS, labels: { 'addonmanager.kubernetes.io/mode': 'EnsureExists' }, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+    metadata: { name: DEFAULT_STORAGE_CLASS, labels: { ...ENSURE_EXISTS }, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
     provisioner: PROVISIONER_NAME,
     reclaimPolicy: 'Delete',
     volumeBindingMode: 'WaitForFirstConsumer',

@@ -44,6 +44,18 @@ describe('replicationcontroller controller', () => {
     expect(entry.fieldsV1).toEqual({ 'f:status': { 'f:availableReplicas': {}, 'f:fullyLabeledReplicas': {}, 'f:observedGeneration': {}, 'f:readyReplicas': {}, 'f:replicas': {} } });
   });
 
+  it('starts with the status kube’s strategy gives it and writes the ReplicaSet path’s after its first sync', async () => {
+    t = await startCluster('*', { kubeletDelayMs: 0 });
+    const RS = '/apis/apps/v1/namespaces/default/replicasets';
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'idle' }, spec: { replicas: 0, selector: { matchLabels: { app: 'idle' } }, template: rc('idle', 0).spec.template } };
+    expect((await t.post(RC, rc('idle', 0))).json.status).toEqual({ replicas: 0 });
+    expect((await t.post(RS, rs)).json.status).toEqual({ replicas: 0 });
+    await t.settle();
+    const synced = { replicas: 0, observedGeneration: 1 };
+    expect((await t.get(`${RC}/idle`)).json.status).toEqual(synced);
+    expect((await t.get(`${RS}/idle`)).json.status).toEqual(synced);
+  });
+
   it('adopts a matching orphan and leaves a ReplicaSet’s pods alone', async () => {
     t = await startCluster('replicationcontroller');
     await t.post('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'orphan', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });

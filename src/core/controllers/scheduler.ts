@@ -10,6 +10,7 @@ import { SCHEDULER, type Controller, type ControllerContext } from './controller
 import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
 import { fitErrorMessage, leastAllocatedScore, unfitReasons } from './pod-fit';
+import { NODE_AFFINITY_WEIGHT, normalizedScores, preferredAffinityScore, TopologySpread } from './pod-fit-spread';
 import { InterPodAffinity } from './pod-fit-affinity';
 import { PodVolumes } from './pod-fit-volumes';
 import { ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE } from './pv-matching';
@@ -128,16 +129,19 @@ export class Scheduler implements Controller {
     });
     // A PreFilter refusal holds for every node.
     if (volumes.error) return this.markUnschedulable(pod, key, nodes.length ? fitErrorMessage(nodes.length, nodes.map(() => [volumes.error!])) : 'no nodes available to schedule pods');
+    const spread = new TopologySpread(pod, { nodes, podsOnNode: (name) => byNode.get(name) ?? [] });
     const reasons: string[][] = [];
-    let best: { node: Obj; score: number; count: number } | undefined;
+    const feasible: { node: Obj; onNode: readonly Obj[] }[] = [];
     for (const node of nodes) {
       const onNode = byNode.get(String(node.metadata.name)) ?? [];
-      const why = unfitReasons(pod, node, onNode, { volumes, interPod });
-      if (why.length) {
-        reasons.push(why);
-        continue;
-      }
-      const score = leastAllocatedScore(pod, node, onNode);
+      const why = unfitReasons(pod, node, onNode, { volumes, interPod, spread });
+      if (why.length) reasons.push(why);
+      else feasible.push({ node, onNode });
+    }
+    const affinity = normalizedScores(feasible.map((f) => preferredAffinityScore(pod, f.node)));
+    let best: { node: Obj; score: number; count: number } | undefined;
+    for (const [i, { node, onNode }] of feasible.entries()) {
+      const score = leastAllocatedScore(pod, node, onNode) + NODE_AFFINITY_WEIGHT * affinity[i]!;
       // Equal scores go to the node with fewer pods, so identical replicas spread out.
       if (!best || score > best.score || (score === best.score && onNode.length < best.count)) best = { node, score, count: onNode.length };
     }

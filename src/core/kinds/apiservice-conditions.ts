@@ -60,10 +60,20 @@ async function stored(ctx: RegistryContext, resource: string, ns: string, name: 
   return kv ? (JSON.parse(kv.value) as Obj) : undefined;
 }
 
-/** The verdict for an APIService: Local, or the first check its Service fails. */
-export async function availabilityOf(ctx: RegistryContext, apiService: Obj): Promise<ConditionVerdict> {
+/** What kube's available controller writes when the backend's Service answers discovery. */
+export const PASSED: ConditionVerdict = { status: 'True', reason: 'Passed', message: 'all checks passed' };
+
+/** Whether a group/version names a backend this process serves itself (the simulated metrics-server). */
+export type ServedInProcess = (group: string, version: string) => boolean;
+
+/**
+ * The verdict for an APIService: Local, Passed for a backend served in process (reached without
+ * its Service, which the simulation does not make), or the first check its Service fails.
+ */
+export async function availabilityOf(ctx: RegistryContext, apiService: Obj, servedInProcess?: ServedInProcess): Promise<ConditionVerdict> {
   const ref = apiService.spec?.service;
   if (!ref) return LOCAL_AVAILABLE;
+  if (servedInProcess?.(String(apiService.spec?.group ?? ''), String(apiService.spec?.version ?? ''))) return PASSED;
   const name = String(ref.name ?? '');
   const ns = String(ref.namespace ?? '');
   // v1 defaulting gives the port 443 (SetDefaults_ServiceReference).

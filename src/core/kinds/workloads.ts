@@ -3,6 +3,7 @@ import type { KindSpec } from '../registry/kind-spec';
 import { JOB_FIELD_SET, REPLICAS_FIELD_SET } from '../selectors/field-sets';
 import { JOB_FIELD_LABELS, REPLICAS_FIELD_LABELS } from '../selectors/fields';
 import { SCALE_VIEW } from '../registry/scale-view';
+import { daemonSetHooks } from './daemonset-template-generation';
 import { controllerRevisionRules } from '../validation/api-misc';
 import { daemonSetRules, deploymentRules, replicaSetRules, statefulSetRules } from '../validation/apps';
 import { horizontalPodAutoscalerRules } from '../validation/autoscaling';
@@ -25,6 +26,7 @@ export const WORKLOAD_KINDS: KindSpec[] = [
     rules: daemonSetRules,
     printer: daemonSetPrinter,
     podTemplatePath: TEMPLATE,
+    hooks: () => daemonSetHooks(),
   },
   { group: 'apps', kind: 'Deployment', tracksGeneration: true, initialStatus: () => ({}), rules: deploymentRules, printer: deploymentPrinter, podTemplatePath: TEMPLATE, views: SCALE, statusResets: [['spec'], ['metadata', 'labels']] },
   {

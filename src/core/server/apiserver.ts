@@ -80,7 +80,6 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
   configureClusterCa(ctx, opts.clusterCaCert);
   // API Priority and Fairness: bootstrap configuration, FlowSchema status, response headers.
   const flowControl = new FlowControl(ctx);
-  const apiServiceStatus = new ApiServiceAvailability(ctx);
   // kube-controller-manager and the simulated cluster: one list (controllers/controller-list.ts),
   // started once the bootstrap below is done, as kube-controller-manager starts against a ready
   // kube-apiserver. The simulated components call the API like any client, through handle().
@@ -93,6 +92,8 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     signing: opts.clusterSigning,
   });
   ctx.kubeletLogs = controllers.kubeletLogs();
+  // In-process aggregated APIs (metrics-server) count as available backends.
+  const apiServiceStatus = new ApiServiceAvailability(ctx, (group, version) => controllers.aggregatedApis().some((a) => a.group === group && a.resources.some((r) => r.version === version)));
   // Everything the API server starts once its storage is open, in order (kube-apiserver's
   // post-start hooks and bootstrap objects), and stops on close.
   const startSequence: StartStep[] = [

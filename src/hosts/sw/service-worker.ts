@@ -11,6 +11,7 @@ import { restoreBridgedUserAgent } from './bridged-user-agent';
 import { dropOldShells, precacheShell, shellResponse } from './shell-cache';
 import { WATCH_LIMITS } from './settings';
 import { createSettingsStore } from './settings-store';
+import { clusterCaOptions, createClusterCaStore } from './cluster-ca-store';
 import { startupOptions } from './settings-apply';
 import { WebhookClientRegistry } from './webhook-registry';
 import { createClockAdmin } from './clock-admin';
@@ -27,6 +28,8 @@ const BASE_PATH = new URL(BASE_URL).pathname;
 
 // The page's API settings (runtime config, feature gates, access control) in a database of their own.
 const settingsStore = createSettingsStore({ dbName: `${DB_NAME}-settings` });
+// The cluster CA and its key (the csrsigning controller signs with it), kept beside the settings.
+const clusterCa = createClusterCaStore({ dbName: `${DB_NAME}-pki` });
 // Admission webhooks on this origin are served by the open pages that registered their paths.
 const webhookClients = new WebhookClientRegistry();
 const webhookTransport = createSwWebhookTransport({
@@ -43,7 +46,7 @@ const runtime = createApiRuntime({
   // The saved settings choose the simulated cluster (on by default: nodes, scheduler, workload
   // controllers) and its clock speed.
   api: { ...WATCH_LIMITS, serverAddress: new URL(BASE_URL).host, webhookTransport, localWebhookOrigins: [new URL(BASE_URL).origin] },
-  settings: () => startupOptions(settingsStore, (error) => console.warn(error), clock),
+  settings: async () => ({ ...(await startupOptions(settingsStore, (error) => console.warn(error), clock)), ...(await clusterCaOptions(clusterCa)) }),
 });
 const clockAdmin = createClockAdmin(runtime, clock, settingsStore);
 

@@ -59,7 +59,8 @@ function withDefaults(saved: unknown): HostSettings {
   };
 }
 
-function openDatabase(factory: IDBFactory | undefined, name: string): Promise<IDBDatabase | undefined> {
+/** A database with one object store, `settings`, made on first open; undefined without IndexedDB. */
+export function openDatabase(factory: IDBFactory | undefined, name: string): Promise<IDBDatabase | undefined> {
   if (!factory) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const req = factory.open(name, 1);
@@ -69,7 +70,7 @@ function openDatabase(factory: IDBFactory | undefined, name: string): Promise<ID
   });
 }
 
-function request<T>(req: IDBRequest): Promise<T> {
+export function request<T>(req: IDBRequest): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result as T);
     req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));

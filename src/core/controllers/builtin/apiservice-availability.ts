@@ -10,7 +10,7 @@ import type { Obj } from '../../registry/objects';
 import { updateObject } from '../../registry/store';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
 import { apiServiceResource } from '../../kinds/apiservice-resource';
-import { LOCAL_AVAILABLE, availabilityOf, sameVerdict, withAvailable } from '../../kinds/apiservice-conditions';
+import { LOCAL_AVAILABLE, availabilityOf, sameVerdict, withAvailable, type ServedInProcess } from '../../kinds/apiservice-conditions';
 
 
 function serviceKey(obj: Obj): string | undefined {
@@ -27,7 +27,11 @@ export class ApiServiceAvailability {
   /** APIService name → the Service it names, to update the index on change. */
   private readonly serviceOf = new Map<string, string>();
 
-  constructor(private readonly ctx: RegistryContext) {
+  constructor(
+    private readonly ctx: RegistryContext,
+    /** Group/versions the simulated cluster's own backends serve (metrics-server's). */
+    private readonly servedInProcess?: ServedInProcess,
+  ) {
     this.queue = new NamespaceQueue(ctx, (name) => this.sync(name));
   }
 
@@ -86,7 +90,7 @@ export class ApiServiceAvailability {
     const r = apiServiceResource(this.ctx);
     const kv = r && (await this.ctx.mvcc.get(`${r.keyPrefix}${name}`));
     if (!r || !kv) return;
-    const verdict = await availabilityOf(this.ctx, JSON.parse(kv.value) as Obj);
+    const verdict = await availabilityOf(this.ctx, JSON.parse(kv.value) as Obj, this.servedInProcess);
     try {
       await updateObject(
         this.ctx,
