@@ -3,8 +3,8 @@
 // @kubernetes/client-node informer drive the cluster inside the tab. Every command also runs
 // against the Node host (`npm run serve`) and the two outputs must be equal once uids,
 // timestamps, resourceVersions and ages are normalised; a bridged GET answers the bytes the
-// page's own fetch gets. Then the faults: closing the tab during
-// `kubectl get -w`, re-pairing a reopened tab, a second tab taking over, and no token.
+// page's own fetch gets. Then the faults: closing the tab during `kubectl get -w`, re-pairing a
+// reopened tab, a second tab taking over, and no token.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
