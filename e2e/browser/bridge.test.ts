@@ -2,9 +2,10 @@
 // "Connect kubectl" panel with `npm run bridge`, and the real kubectl 1.34, helm 4 and a
 // @kubernetes/client-node informer drive the cluster inside the tab. Every command also runs
 // against the Node host (`npm run serve`) and the two outputs must be equal once uids,
-// timestamps, resourceVersions and ages are normalised. Then the faults: closing the tab during
-// `kubectl get -w`, re-pairing a reopened tab, a second tab taking over, and no token.
-import { mkdirSync } from 'node:fs';
+// timestamps, resourceVersions and ages are normalised; a bridged GET answers the bytes the
+// page's own fetch gets. Then the faults: closing the tab during `kubectl get -w`, re-pairing a
+// reopened tab, a second tab taking over, and no token.
+import { mkdirSync, readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -172,6 +173,41 @@ describe('kubectl, helm and client-node against a browser tab', () => {
     await expect(panel.getByRole('cell', { name: /^Helm\// }).count()).resolves.toBeGreaterThan(0);
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, 'bridge-panel.png') });
+  });
+});
+
+/** A GET through the bridge with its token, as a client with no User-Agent sends it. */
+function bridgedGet(path: string, accept: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  const token = /token: "([^"]+)"/.exec(readFileSync(bridge.kubeconfig, 'utf8'))![1]!;
+  return new Promise((resolve, reject) => {
+    httpsRequest(`${bridge.url}${path}`, { rejectUnauthorized: false, headers: { Authorization: `Bearer ${token}`, Accept: accept } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('bytes as the page gets them', () => {
+  // Decision 0046: the page asks its worker by message, not fetch; the answer must not change.
+  it('a GET through the bridge answers the status, headers and bytes of the page\'s own fetch', async () => {
+    const path = '/api/v1/namespaces/default';
+    for (const accept of ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']) {
+      const own = await page.evaluate(
+        async ({ path, accept }) => {
+          const res = await fetch(path.slice(1), { headers: { Accept: accept } });
+          return { status: res.status, headers: Object.fromEntries(res.headers), body: [...new Uint8Array(await res.arrayBuffer())] };
+        },
+        { path, accept },
+      );
+      const bridged = await bridgedGet(path, accept);
+      const comparable = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([n]) => !['audit-id', 'date', 'connection', 'keep-alive', 'content-length'].includes(n)));
+      expect(bridged.status, accept).toBe(own.status);
+      expect(comparable(bridged.headers), accept).toEqual(comparable(own.headers));
+      expect([...bridged.body], accept).toEqual(own.body);
+      expect(bridged.body.length, accept).toBeGreaterThan(100);
+    }
   });
 });
 

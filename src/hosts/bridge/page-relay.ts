@@ -160,6 +160,7 @@ export class PageRelay {
     this.log.add({ id: logId, method: header.method, path: header.path, userAgent: userAgentOf(header.headers), startedAt: Date.now(), state: 'open' });
     const deps: RunnerDeps = {
       fetch: this.deps.fetch,
+      askWorker: this.deps.askWorker,
       basePath: this.deps.basePath,
       send: (data) => {
         if (socket.readyState === OPEN) socket.send(data);

@@ -8,6 +8,7 @@ import { createApiRuntime } from './api-runtime';
 import { hostStatus, toApiRequest, toResponse } from './fetch-adapter';
 import { handleAdmin } from './admin';
 import { restoreBridgedUserAgent } from './bridged-user-agent';
+import { answerApiMessage, isApiRequestMessage } from './api-message';
 import { dropOldShells, precacheShell, shellResponse } from './shell-cache';
 import { WATCH_LIMITS } from './settings';
 import { createSettingsStore } from './settings-store';
@@ -64,6 +65,12 @@ self.addEventListener('message', (event) => {
   const msg = event.data as PageMessage | undefined;
   const port = event.ports[0];
   if (!msg || !port) return;
+  if (isApiRequestMessage(msg)) {
+    // The kubectl bridge's requests (decision 0046): the answer goes back on the port; the
+    // worker stays alive until it has, as it would for a fetch.
+    event.waitUntil(answerApiMessage(msg, async (apiReq) => (await runtime.server()).handle(apiReq)).then((answer) => port.postMessage(answer)));
+    return;
+  }
   if (msg.type === 'hello') {
     const reply: WorkerMessage = { type: 'hello', protocol: PROTOCOL_VERSION, build: BUILD, compatible: msg.protocol === PROTOCOL_VERSION };
     port.postMessage(reply);

@@ -1,9 +1,11 @@
 // The one kubectl bridge connection of this tab. It outlives the panel (navigating elsewhere in
 // the page keeps kubectl served) and is made on first use with the browser's WebSocket, fetch
-// and this tab's sessionStorage (a reload of the tab resumes its pairing; another tab does not).
+// (watches) and messages to the Service Worker (everything else), and this tab's sessionStorage
+// (a reload of the tab resumes its pairing; another tab does not).
 import { useSyncExternalStore } from 'react';
 import { PageRelay, type BridgeState, type SocketLike } from '../../hosts/bridge/page-relay';
 import type { RelayedRequestEntry } from '../../hosts/bridge/request-log';
+import { askWorker } from '../../hosts/sw/page/worker-api';
 
 let relay: PageRelay | undefined;
 
@@ -11,6 +13,7 @@ export function pageBridge(basePath: string): PageRelay {
   relay ??= new PageRelay({
     basePath,
     fetch: (url, init) => fetch(url, init),
+    askWorker,
     openSocket: (url) => new WebSocket(url) as unknown as SocketLike,
     storage: typeof sessionStorage === 'undefined' ? undefined : sessionStorage,
   });
