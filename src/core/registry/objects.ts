@@ -39,10 +39,14 @@ function isEmptyValue(v: unknown): boolean {
   return typeof v === 'object' && Object.keys(v as Obj).length === 0;
 }
 
-/** `meta` in Go field order without empty fields; `resourceVersion`, when given, replaces meta's (no copy of meta needed). */
-export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
+/**
+ * `meta` in Go field order without empty fields; `resourceVersion`, when given, replaces meta's (no
+ * copy of meta needed). `withManagedFields` false: managedFields left out (the caller splices its text in).
+ */
+export function orderedMetadata(meta: Obj, resourceVersion?: string, withManagedFields = true): Obj {
   const out: Obj = {};
   for (const k of META_ORDER) {
+    if (k === 'managedFields' && !withManagedFields) continue;
     const v = k === 'resourceVersion' && resourceVersion !== undefined ? resourceVersion : meta[k];
     // A zero creationTimestamp is a struct to encoding/json, written as null (objects that are
     // not stored, such as ComponentStatuses, have one).
@@ -50,7 +54,7 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
   }
   for (const k of Object.keys(meta)) {
     // Fields kube's ObjectMeta does not have (only unusual stored objects carry any) keep their order.
-    if (Object.hasOwn(out, k) || k === 'resourceVersion') continue;
+    if (Object.hasOwn(out, k) || k === 'resourceVersion' || (k === 'managedFields' && !withManagedFields)) continue;
     if (!isEmptyValue(meta[k])) setOwnKey(out, k, meta[k]);
   }
   return out;
@@ -66,7 +70,7 @@ export function toStoredText(obj: Obj, resourceVersion?: string): string {
   if (isCustomApiVersion(obj.apiVersion)) return customStoredText(obj, resourceVersion).text;
   const desc = goOrderOf(obj.apiVersion, obj.kind);
   const rest = desc ? (inGoOrder(desc, obj, true, false, true) as Obj) : obj;
-  let text = `{"metadata":${metadataText(orderedMetadata(rest.metadata ?? {}, resourceVersion))}`;
+  let text = `{"metadata":${metadataText(rest.metadata ?? {}, resourceVersion)}`;
   for (const k of Object.keys(rest)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
     text = member(text, k, rest[k]);
@@ -83,22 +87,23 @@ function member(text: string, key: string, value: unknown): string {
 }
 
 /**
- * JSON.stringify(meta), with managedFields spliced in from the text the field manager remembered
- * for the list (a create's fresh entries are costly to stringify) when it has it and
- * managedFields is metadata's last field (unusual metadata fields may follow it).
+ * JSON.stringify(orderedMetadata(meta)), with managedFields spliced in from the text the field
+ * manager remembered for the list (a create's fresh entries are costly to stringify) when it has
+ * it and no unusual metadata fields follow managedFields.
  */
-function metadataText(meta: Obj): string {
+function metadataText(meta: Obj, resourceVersion: string | undefined): string {
   const mfText = managedFieldsText(meta.managedFields);
-  if (mfText === undefined) return JSON.stringify(meta);
-  const keys = Object.keys(meta);
-  if (keys[keys.length - 1] !== 'managedFields') return JSON.stringify(meta);
-  let text = '{';
-  for (let i = 0; i < keys.length - 1; i++) {
-    const k = keys[i]!;
-    const json = JSON.stringify(meta[k]);
-    if (json !== undefined) text += `${text.length > 1 ? ',' : ''}${JSON.stringify(k)}:${json}`;
-  }
-  return `${text}${text.length > 1 ? ',' : ''}"managedFields":${mfText}}`;
+  if (mfText === undefined || (meta.managedFields as unknown[]).length === 0 || hasUnusualFields(meta)) return JSON.stringify(orderedMetadata(meta, resourceVersion));
+  const text = JSON.stringify(orderedMetadata(meta, resourceVersion, false));
+  return `${text.length > 2 ? `${text.slice(0, -1)},` : '{'}"managedFields":${mfText}}`;
+}
+
+const META_FIELDS = new Set(META_ORDER);
+
+/** Fields kube's ObjectMeta does not have (orderedMetadata writes them after managedFields). */
+function hasUnusualFields(meta: Obj): boolean {
+  for (const k in meta) if (!META_FIELDS.has(k)) return true;
+  return false;
 }
 
 /**
