@@ -108,8 +108,12 @@ export function parseMediaType(text: string): MediaType | null {
  * goautoneg.ParseAccept: clauses sorted by q (highest first), then concrete types before
  * wildcards, then more parameters first; clause order breaks ties.
  */
-export function parseAccept(header: string | undefined): AcceptClause[] {
+export function parseAccept(header: string | undefined): readonly AcceptClause[] {
   if (!header) return [];
+  return remembered(acceptCache, header, parseAcceptText);
+}
+
+function parseAcceptText(header: string): readonly AcceptClause[] {
   const clauses: AcceptClause[] = [];
   for (const part of splitOutsideQuotes(header, ',')) {
     if (part.trim() === '') continue;
@@ -123,7 +127,6 @@ export function parseAccept(header: string | undefined): AcceptClause[] {
     }
     clauses.push({ ...mt, q });
   }
-  const rank = (c: AcceptClause) => [c.q, c.type === '*' ? 0 : 1, c.subtype === '*' ? 0 : 1, Object.keys(c.params).length];
   return clauses
     .map((c, i) => ({ c, i }))
     .sort((a, b) => {
@@ -132,7 +135,32 @@ export function parseAccept(header: string | undefined): AcceptClause[] {
       for (let k = 0; k < ra.length; k++) if (ra[k] !== rb[k]) return rb[k] - ra[k];
       return a.i - b.i;
     })
-    .map((x) => x.c);
+    .map((x) => freezeMediaType(x.c));
+}
+
+function rank(c: AcceptClause): number[] {
+  return [c.q, c.type === '*' ? 0 : 1, c.subtype === '*' ? 0 : 1, Object.keys(c.params).length];
+}
+
+// Clients send the same few Accept and Content-Type headers on every request (kubectl's Table
+// Accept has three clauses): each is parsed once. The parsed values are shared, so frozen.
+const REMEMBERED_MAX = 256;
+const acceptCache = new Map<string, readonly AcceptClause[]>();
+const contentTypeCache = new Map<string, Readonly<MediaType> | null>();
+
+function remembered<T>(cache: Map<string, T>, text: string, parse: (text: string) => T): T {
+  let v = cache.get(text);
+  if (v === undefined && !cache.has(text)) {
+    v = parse(text);
+    if (cache.size >= REMEMBERED_MAX) cache.clear();
+    cache.set(text, v);
+  }
+  return v as T;
+}
+
+function freezeMediaType<T extends MediaType>(m: T): T {
+  Object.freeze(m.params);
+  return Object.freeze(m);
 }
 
 export function offerContentType(o: MediaOffer): string {
@@ -158,12 +186,6 @@ function clauseMatches(c: AcceptClause, o: MediaOffer): boolean {
  */
 export function negotiate(accept: string | undefined, offers: MediaOffer[]): NegotiatedMedia | null {
   const clauses = parseAccept(accept);
-  const found = (offer: MediaOffer, c?: AcceptClause): NegotiatedMedia => ({
-    offer,
-    contentType: offerContentType(offer),
-    pretty: c?.params.pretty === '1',
-    ...(c?.params.stream ? { stream: c.params.stream } : {}),
-  });
   if (!accept || !accept.trim() || clauses.length === 0) {
     const first = offers.find((o) => !o.as);
     return first ? found(first) : null;
@@ -174,6 +196,15 @@ export function negotiate(accept: string | undefined, offers: MediaOffer[]): Neg
     if (o) return found(o, c);
   }
   return null;
+}
+
+function found(offer: MediaOffer, c?: AcceptClause): NegotiatedMedia {
+  return {
+    offer,
+    contentType: offerContentType(offer),
+    pretty: c?.params.pretty === '1',
+    ...(c?.params.stream ? { stream: c.params.stream } : {}),
+  };
 }
 
 /** The 406 text: `only the following media types are accepted: application/json, ...`. */
@@ -188,7 +219,12 @@ export function unsupportedMediaTypeMessage(accepted: string[] = STANDARD_OFFERS
 }
 
 /** Parse a request Content-Type (`application/json; charset=utf-8`); null when malformed. */
-export function parseContentType(header: string | undefined): MediaType | null {
+export function parseContentType(header: string | undefined): Readonly<MediaType> | null {
   if (!header || !header.trim()) return null;
-  return parseMediaType(header);
+  return remembered(contentTypeCache, header, parseFrozenMediaType);
+}
+
+function parseFrozenMediaType(text: string): Readonly<MediaType> | null {
+  const m = parseMediaType(text);
+  return m && freezeMediaType(m);
 }

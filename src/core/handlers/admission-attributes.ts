@@ -12,6 +12,7 @@ export function requestAttributes(rc: RequestContext, operation: AdmissionOperat
     const manager = rc.query.get('fieldManager');
     if (manager && opts.fieldManager === undefined) opts.fieldManager = manager;
   }
+  const req = rc.req;
   return {
     operation,
     user: requestUser(rc.reg),
@@ -19,6 +20,10 @@ export function requestAttributes(rc: RequestContext, operation: AdmissionOperat
     dryRun,
     options: optionsObject(OPTIONS_KIND[operation], opts),
     warnings: rc.warnings,
-    auditAnnotations: auditAnnotationsOf(rc.req),
+    // Made when admission first writes one (few writes get any): no per-request entry in the
+    // weak table the audit filter reads, which costs garbage collection work per request.
+    get auditAnnotations() {
+      return auditAnnotationsOf(req);
+    },
   };
 }

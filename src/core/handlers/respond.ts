@@ -83,18 +83,17 @@ export function objectResponse(status: number, r: ServedResource, obj: Obj | und
   // An object that was not stored (a dry run) answers as stored text would: Go leaves empty
   // metadata maps and lists out (a patch's `annotations: {}` is not in the answer).
   if (text === undefined && obj?.metadata) obj = { ...obj, metadata: withoutEmptyCollections(obj.metadata) };
-  const full = (): Obj => obj ?? JSON.parse(withTypeMeta(text as string, kind, r.apiVersion));
   switch (out.kind) {
     case 'table': {
-      const table = buildTable(r.spec?.printer, [full()], { resourceVersion: '' }, { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now }, out.columns);
+      const table = buildTable(r.spec?.printer, [fullObject(obj, text, r)], { resourceVersion: '' }, { includeObject: out.includeObject ?? 'Metadata', apiVersion: `meta.k8s.io/${out.version ?? 'v1'}`, now }, out.columns);
       return encodeValue(status, table, out, warnings);
     }
     case 'pom':
-      return encodeValue(status, toPartialObjectMetadata(full(), `meta.k8s.io/${out.version ?? 'v1'}`), out, warnings);
+      return encodeValue(status, toPartialObjectMetadata(fullObject(obj, text, r), `meta.k8s.io/${out.version ?? 'v1'}`), out, warnings);
     case 'yaml':
-      return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(full()) };
+      return { status, headers: baseHeaders('application/yaml', warnings), body: toYaml(fullObject(obj, text, r)) };
     case 'protobuf':
-      return protobufResponse(status, full(), warnings);
+      return protobufResponse(status, fullObject(obj, text, r), warnings);
     default: {
       // An object not read from storage is written as stored text would be (Go's order and zero
       // values, a custom object's sorted keys).
@@ -103,6 +102,11 @@ export function objectResponse(status: number, r: ServedResource, obj: Obj | und
       return jsonResponse(status, body, warnings);
     }
   }
+}
+
+/** The whole object for the encodings that need one: the given object, else the served text parsed. */
+function fullObject(obj: Obj | undefined, text: string | undefined, r: ServedResource): Obj {
+  return obj ?? JSON.parse(withTypeMeta(text as string, r.info.kind, r.apiVersion));
 }
 
 /** The object without its empty maps and lists (a zero value such as `creationTimestamp: null` stays). */

@@ -33,12 +33,24 @@ export interface AdmissionPlugin {
   validateConnect?(ctx: RegistryContext, r: ServedResource, attrs: AdmissionAttributes): Promise<void> | void;
 }
 
-function pluginsFor(ctx: RegistryContext, r: ServedResource): AdmissionPlugin[] {
-  return ctx.admission.filter((p) => p.handles(r));
+// Which plug-ins handle a resource depends on the resource alone (its group, kind, spec): asked
+// once per resource and chain, not on every write (twice per create).
+const handledBy = new WeakMap<ServedResource, { chain: readonly AdmissionPlugin[]; plugins: readonly AdmissionPlugin[] }>();
+
+function pluginsFor(ctx: RegistryContext, r: ServedResource): readonly AdmissionPlugin[] {
+  const known = handledBy.get(r);
+  if (known && known.chain === ctx.admission) return known.plugins;
+  const plugins = ctx.admission.filter((p) => p.handles(r));
+  handledBy.set(r, { chain: ctx.admission, plugins });
+  return plugins;
 }
 
 export async function admitCreateMutating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> {
-  for (const p of pluginsFor(ctx, r)) await p.mutateCreate?.(ctx, r, obj, attrs);
+  for (const p of pluginsFor(ctx, r)) {
+    // A plug-in that answered synchronously is not awaited (one turn less per plug-in per create).
+    const pending = p.mutateCreate?.(ctx, r, obj, attrs);
+    if (pending) await pending;
+  }
 }
 
 export function admitUpdateMutating(ctx: RegistryContext, r: ServedResource, next: Obj, old: Obj, attrs?: AdmissionAttributes): void {

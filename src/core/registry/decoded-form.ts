@@ -13,7 +13,7 @@
 // few lists Go declares without omitempty stay; structs such as `resources: {}` are not maps).
 // Kinds with neither get no tree and cost nothing per write.
 import { definitions, refName, type SchemaNode } from '../schema';
-import { canonicalQuantity, parseQuantity } from '../validation';
+import { canonicalQuantityIfValid } from '../validation';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
@@ -116,7 +116,7 @@ function walk(value: unknown, node: Node, passes: Passes): unknown {
   if (node.quantity) {
     if (!passes.quantities || (typeof value !== 'string' && typeof value !== 'number')) return value;
     // A value that does not parse is left for validation to report.
-    return parseQuantity(value) ? canonicalQuantity(value) : value;
+    return canonicalQuantityIfValid(value) ?? value;
   }
   if (value === null || typeof value !== 'object') return value;
   if (node.each || node.zero) {
@@ -124,7 +124,11 @@ function walk(value: unknown, node: Node, passes: Passes): unknown {
     for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
       let item = record[key];
       if (item === null && node.zero) item = record[key] = node.zero();
-      if (node.each) record[key] = walk(item, node.each, passes);
+      if (node.each) {
+        // Written back only when it changed: most values are already in decoded form.
+        const next = walk(item, node.each, passes);
+        if (next !== item) record[key] = next;
+      }
     }
     return value;
   }
@@ -135,7 +139,10 @@ function walk(value: unknown, node: Node, passes: Passes): unknown {
     if (!field) continue;
     const v = record[key];
     if (passes.omitEmpty && field.omitEmpty && isEmptyCollection(v)) delete record[key];
-    else if (field.node && v !== undefined) record[key] = walk(v, field.node, passes);
+    else if (field.node && v !== undefined) {
+      const next = walk(v, field.node, passes);
+      if (next !== v) record[key] = next;
+    }
   }
   return value;
 }

@@ -39,10 +39,14 @@ function isEmptyValue(v: unknown): boolean {
   return typeof v === 'object' && Object.keys(v as Obj).length === 0;
 }
 
-/** `meta` in Go field order without empty fields; `resourceVersion`, when given, replaces meta's (no copy of meta needed). */
-export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
+/**
+ * `meta` in Go field order without empty fields; `resourceVersion`, when given, replaces meta's (no
+ * copy of meta needed). `withManagedFields` false: managedFields left out (the caller splices its text in).
+ */
+export function orderedMetadata(meta: Obj, resourceVersion?: string, withManagedFields = true): Obj {
   const out: Obj = {};
   for (const k of META_ORDER) {
+    if (k === 'managedFields' && !withManagedFields) continue;
     const v = k === 'resourceVersion' && resourceVersion !== undefined ? resourceVersion : meta[k];
     // A zero creationTimestamp is a struct to encoding/json, written as null (objects that are
     // not stored, such as ComponentStatuses, have one).
@@ -50,7 +54,7 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
   }
   for (const k of Object.keys(meta)) {
     // Fields kube's ObjectMeta does not have (only unusual stored objects carry any) keep their order.
-    if (Object.hasOwn(out, k) || k === 'resourceVersion') continue;
+    if (Object.hasOwn(out, k) || k === 'resourceVersion' || (k === 'managedFields' && !withManagedFields)) continue;
     if (!isEmptyValue(meta[k])) setOwnKey(out, k, meta[k]);
   }
   return out;
@@ -58,20 +62,48 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string): Obj {
 
 /**
  * The stored form: metadata first (ordered), status last, no kind/apiVersion. A built-in kind's
- * fields are in Go's order at every level (see go-order.ts).
+ * fields are in Go's order at every level (see go-order.ts). The text is written member by member
+ * (what JSON.stringify of that object writes) rather than built as an object and stringified:
+ * no copies of the top level and of metadata per write.
  */
 export function toStoredText(obj: Obj, resourceVersion?: string): string {
   if (isCustomApiVersion(obj.apiVersion)) return customStoredText(obj, resourceVersion).text;
-  const out: Obj = {};
   const desc = goOrderOf(obj.apiVersion, obj.kind);
   const rest = desc ? (inGoOrder(desc, obj, true, false, true) as Obj) : obj;
-  out.metadata = orderedMetadata(rest.metadata ?? {}, resourceVersion);
+  let text = `{"metadata":${metadataText(rest.metadata ?? {}, resourceVersion)}`;
   for (const k of Object.keys(rest)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
-    if (rest[k] !== undefined) setOwnKey(out, k, rest[k]);
+    text = member(text, k, rest[k]);
   }
-  if (rest.status !== undefined) out.status = rest.status;
-  return withKnownManagedFields(out) ?? JSON.stringify(out);
+  return `${member(text, 'status', rest.status)}}`;
+}
+
+/** `text` followed by `,"key":value` as JSON.stringify writes an object's member (nothing for undefined). */
+function member(text: string, key: string, value: unknown): string {
+  if (value === undefined) return text;
+  const json = JSON.stringify(value);
+  // A function or symbol, which JSON.stringify leaves out of an object (none in decoded JSON).
+  return json === undefined ? text : `${text},${JSON.stringify(key)}:${json}`;
+}
+
+/**
+ * JSON.stringify(orderedMetadata(meta)), with managedFields spliced in from the text the field
+ * manager remembered for the list (a create's fresh entries are costly to stringify) when it has
+ * it and no unusual metadata fields follow managedFields.
+ */
+function metadataText(meta: Obj, resourceVersion: string | undefined): string {
+  const mfText = managedFieldsText(meta.managedFields);
+  if (mfText === undefined || (meta.managedFields as unknown[]).length === 0 || hasUnusualFields(meta)) return JSON.stringify(orderedMetadata(meta, resourceVersion));
+  const text = JSON.stringify(orderedMetadata(meta, resourceVersion, false));
+  return `${text.length > 2 ? `${text.slice(0, -1)},` : '{'}"managedFields":${mfText}}`;
+}
+
+const META_FIELDS = new Set(META_ORDER);
+
+/** Fields kube's ObjectMeta does not have (orderedMetadata writes them after managedFields). */
+function hasUnusualFields(meta: Obj): boolean {
+  for (const k in meta) if (!META_FIELDS.has(k)) return true;
+  return false;
 }
 
 /**
@@ -91,24 +123,6 @@ function customStoredText(obj: Obj, resourceVersion?: string): { text: string; m
     text += JSON.stringify(sorted[k]);
   }
   return { text: `${text}}`, metaAt };
-}
-
-/**
- * JSON.stringify(out) with managedFields spliced in from the text the field manager remembered
- * for the list (a create's fresh entries are costly to stringify); undefined when it has none,
- * or when unusual metadata fields follow managedFields.
- */
-function withKnownManagedFields(out: Obj): string | undefined {
-  const meta = out.metadata as Obj;
-  const mfText = managedFieldsText(meta.managedFields);
-  if (mfText === undefined) return undefined;
-  const keys = Object.keys(meta);
-  if (keys[keys.length - 1] !== 'managedFields') return undefined;
-  const { managedFields: _text, ...rest } = meta;
-  const metaText = JSON.stringify(rest);
-  const restText = JSON.stringify({ ...out, metadata: undefined });
-  const head = `{"metadata":${metaText.length > 2 ? `${metaText.slice(0, -1)},` : '{'}"managedFields":${mfText}}`;
-  return restText.length > 2 ? `${head},${restText.slice(1)}` : `${head}}`;
 }
 
 /** `{"kind":"K","apiVersion":"v",` — prepended to stored text to make a full object. */
@@ -165,9 +179,13 @@ export function storedTextTemplate(obj: Obj): { text: string; withRevision: (rev
   // resourceVersion is searched for from where metadata starts.
   const { text, metaAt } = isCustomApiVersion(obj.apiVersion) ? customStoredText(obj, '0') : { text: toStoredText(obj, '0'), metaAt: 0 };
   const at = text.indexOf(RV_PLACEHOLDER, metaAt);
-  const head = text.slice(0, at + RV_PLACEHOLDER.length - 2);
-  const tail = text.slice(at + RV_PLACEHOLDER.length - 1);
-  return { text, withRevision: (rev: number) => head + rev + tail };
+  return { text, withRevision: revisionWriter(text.slice(0, at + RV_PLACEHOLDER.length - 2), text.slice(at + RV_PLACEHOLDER.length - 1)) };
+}
+
+// Returned, not assigned to a property: the Node host runs under tsx, whose esbuild keepNames
+// wraps every function created under an inferred name in a per-creation Object.defineProperty.
+function revisionWriter(head: string, tail: string): (rev: number) => string {
+  return (rev) => head + rev + tail;
 }
 
 /** RFC 3339 with microseconds, as metav1.MicroTime marshals. */

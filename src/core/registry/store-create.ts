@@ -61,9 +61,8 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
     applyDefaults(r, obj);
     // kube's order: mutating webhooks after built-in mutating admission, validating ones last.
     const webhooks = webhooksFor(ctx, attrs);
-    const review = () => ({ r, namespace: ns, name: String(meta.name ?? ''), object: obj, oldObject: null, attrs: attrs as AdmissionAttributes });
     if (webhooks) {
-      const mutated = await webhooks.mutate(ctx, review());
+      const mutated = await webhooks.mutate(ctx, createReview(r, ns, obj, attrs));
       if (mutated && mutated !== obj) {
         replaceContents(obj, mutated, r);
         meta = obj.metadata;
@@ -75,7 +74,7 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
     else if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
     validateWrite(ctx, r, obj, undefined);
     await admitCreateValidating(ctx, r, obj, attrs);
-    if (webhooks) await webhooks.validate(ctx, review());
+    if (webhooks) await webhooks.validate(ctx, createReview(r, ns, obj, attrs));
     const stored = storedTextTemplate(storageForm(r, obj));
     checkSize(stored.text);
     if (dryRun) {
@@ -95,6 +94,11 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   meta.resourceVersion = String(kv.modRev);
   await hooks?.afterCreate?.(ctx, r, obj);
   return { obj, text: kv.value, created: true, changed: true };
+}
+
+/** What webhooks review of a create (built when webhooks are called: no closure per create). */
+function createReview(r: ServedResource, ns: string, obj: Obj, attrs: AdmissionAttributes | undefined) {
+  return { r, namespace: ns, name: String(obj.metadata.name ?? ''), object: obj, oldObject: null, attrs: attrs as AdmissionAttributes };
 }
 
 function restoredGeneration(g: unknown): number | undefined {

@@ -234,10 +234,13 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     handle(req: ApiRequest): Promise<ApiResponse> {
       if (parseRequest(req).invalidEscape) return Promise.resolve(badRequestTarget());
       if (lazyGets && servable(req)) return serve(req).finally(() => void startBootstrap());
-      const served = startBootstrap().then(
-        () => serve(req),
-        () => serve(req),
-      );
+      // Once bootstrapped, served at once: no turn through the settled bootstrap promise.
+      const served = started
+        ? serve(req)
+        : startBootstrap().then(
+            () => serve(req),
+            () => serve(req),
+          );
       if (!WRITE_METHODS.has(req.method)) return served;
       activeWriters++;
       return served.finally(() => activeWriters--);

@@ -30,7 +30,8 @@ export function configureServing(catalog: Catalog, builtins: readonly ResourceIn
 /** With OpenAPIV3 off (v1.23's default), `/openapi/v3` and everything under it is a 404 like any unknown path. */
 function withoutOpenApiV3(handle: Handle): Handle {
   return (req) => {
-    const path = req.url.split('?')[0];
+    const q = req.url.indexOf('?');
+    const path = q < 0 ? req.url : req.url.slice(0, q);
     if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) return Promise.resolve(errorToResponse(pathNotFound()));
     return handle(req);
   };

@@ -28,7 +28,7 @@ export {
   type ServiceAllocators,
   type AllocationResult,
 } from './cluster-ip';
-export { parseQuantity, formatQuantity, compareQuantity, canonicalQuantity, QUANTITY_REGEX_ERROR, type Quantity } from './quantity';
+export { parseQuantity, formatQuantity, compareQuantity, canonicalQuantity, canonicalQuantityIfValid, QUANTITY_REGEX_ERROR, type Quantity } from './quantity';
 export { podQOSClass } from './pod-defaults';
 export { cronScheduleError } from './cron';
 export { SYSTEM_PRIORITY_CLASSES } from './scheduling';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalid as invalidStatus } from '../meta/status';
-import { validateObjectMeta, validateObjectMetaUpdate } from './index';
+import { validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './index';
 import { nameRuleFor } from '../kinds';
 
 describe('validateObjectMeta', () => {
@@ -70,5 +70,17 @@ describe('validateObjectMetaUpdate', () => {
   it('forbids new finalizers while deleting', () => {
     const errs = validateObjectMetaUpdate({ ...old, deletionTimestamp: 't', finalizers: ['a/b'] }, { ...old, deletionTimestamp: 't' });
     expect(errs).toEqual([{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: 'no new finalizers can be added if the object is being deleted, found new finalizers []string{"a/b"}' }]);
+  });
+});
+
+describe('validateLabels', () => {
+  it('reports in key order, whatever keys were seen valid before', () => {
+    expect(validateLabels({ app: 'web', 'b/c': 'x' }, 'metadata.labels')).toEqual([]);
+    // `app` is now a remembered valid key: its bad value, and a bad key, are still reported, sorted.
+    const errs = validateLabels({ 'z_bad/': 'v', app: '-bad-' }, 'metadata.labels');
+    const values = errs.map((e) => e.value);
+    expect(values[0]).toBe('-bad-');
+    expect(values.length).toBeGreaterThan(1);
+    expect(values.slice(1).every((v) => v === 'z_bad/')).toBe(true);
   });
 });

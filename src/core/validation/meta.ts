@@ -12,8 +12,29 @@ function sortedEntries(m: unknown): [string, unknown][] {
   return Object.entries(m as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+// Label keys repeat from object to object (`app`, `app.kubernetes.io/name`): the valid ones are
+// remembered, and a map whose keys and values are all valid is answered without sorting it.
+const validLabelKeys = new Set<string>();
+const VALID_LABEL_KEYS_MAX = 4096;
+
+function isValidLabelKey(k: string): boolean {
+  if (validLabelKeys.has(k)) return true;
+  if (isQualifiedName(k).length > 0) return false;
+  if (validLabelKeys.size >= VALID_LABEL_KEYS_MAX) validLabelKeys.clear();
+  validLabelKeys.add(k);
+  return true;
+}
+
+function allLabelsValid(labels: unknown): boolean {
+  if (!labels || typeof labels !== 'object') return true;
+  const m = labels as Record<string, unknown>;
+  for (const k of Object.keys(m)) if (!isValidLabelKey(k) || isValidLabelValue(String(m[k] ?? '')).length > 0) return false;
+  return true;
+}
+
 /** ValidateLabels: key must be a qualified name, value a label value; the path has no key index. */
 export function validateLabels(labels: unknown, field: string): FieldError[] {
+  if (allLabelsValid(labels)) return [];
   const errs: FieldError[] = [];
   for (const [k, v] of sortedEntries(labels)) {
     for (const m of isQualifiedName(k)) errs.push(invalid(field, k, m));

@@ -129,16 +129,9 @@ export function validateResources(res: unknown, path: string): FieldError[] {
   const reqPath = child(path, 'requests');
   const limits: Obj = r.limits && typeof r.limits === 'object' ? r.limits : {};
   const requests: Obj = r.requests && typeof r.requests === 'object' ? r.requests : {};
-  const check = (name: string, raw: unknown, p: string) => {
-    errs.push(...validateContainerResourceName(name, p));
-    const q = parseQuantity(raw);
-    if (!q) errs.push(invalid(p, raw, QUANTITY_REGEX_ERROR));
-    else if (isNegative(q)) errs.push(invalid(p, formatQuantity(q), IS_NEGATIVE));
-    return q;
-  };
-  for (const [name, raw] of Object.entries(limits)) check(name, raw, key(limPath, name));
+  for (const [name, raw] of Object.entries(limits)) checkResourceQuantity(name, raw, key(limPath, name), errs);
   for (const [name, raw] of Object.entries(requests)) {
-    const q = check(name, raw, key(reqPath, name));
+    const q = checkResourceQuantity(name, raw, key(reqPath, name), errs);
     const lim = parseQuantity(limits[name]);
     const overcommit = !name.startsWith('hugepages-') && (!name.includes('/') || name.includes('kubernetes.io/'));
     if (q && lim) {
@@ -149,6 +142,15 @@ export function validateResources(res: unknown, path: string): FieldError[] {
     }
   }
   return errs;
+}
+
+/** One limit or request: its resource name and its quantity (a module function: see decision 0048 on closures). */
+function checkResourceQuantity(name: string, raw: unknown, p: string, errs: FieldError[]): ReturnType<typeof parseQuantity> {
+  errs.push(...validateContainerResourceName(name, p));
+  const q = parseQuantity(raw);
+  if (!q) errs.push(invalid(p, raw, QUANTITY_REGEX_ERROR));
+  else if (isNegative(q)) errs.push(invalid(p, formatQuantity(q), IS_NEGATIVE));
+  return q;
 }
 
 function validatePullPolicy(policy: unknown, path: string): FieldError[] {

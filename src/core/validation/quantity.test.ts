@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalQuantity, compareQuantity, parseQuantity } from './quantity';
+import { canonicalQuantity, canonicalQuantityIfValid, compareQuantity, parseQuantity } from './quantity';
 
 describe('Quantity', () => {
   it.each([
@@ -37,5 +37,18 @@ describe('Quantity', () => {
       expect(parseQuantity(`1${name}`)).toBeUndefined();
     }
     expect(parseQuantity('1Ki')).toBeDefined();
+  });
+});
+
+describe('canonicalQuantityIfValid', () => {
+  it('answers canonicalQuantity for what parses, numbers as their text, and undefined for the rest (remembered or not)', () => {
+    for (let pass = 0; pass < 2; pass++) {
+      expect(canonicalQuantityIfValid('0.5')).toBe('500m');
+      expect(canonicalQuantityIfValid('1.5Gi')).toBe(canonicalQuantity('1.5Gi'));
+      expect(canonicalQuantityIfValid(2)).toBe('2');
+      expect(canonicalQuantityIfValid(0.25)).toBe('250m');
+      expect(canonicalQuantityIfValid('abc')).toBeUndefined();
+      expect(canonicalQuantityIfValid(Number.NaN)).toBeUndefined();
+    }
   });
 });

@@ -124,6 +124,25 @@ export function canonicalQuantity(raw: unknown): string {
   return q ? formatQuantity(q) : String(raw);
 }
 
+// Objects spell the same few quantities again and again (`100m`, `128Mi`); parsing one takes
+// BigInt arithmetic, so each spelling's canonical form is worked out once.
+const canonicalBySpelling = new Map<string, string | null>();
+const CANONICAL_REMEMBERED_MAX = 4096;
+
+/** canonicalQuantity of a string or number that parses as a quantity; undefined when it does not. */
+export function canonicalQuantityIfValid(raw: string | number): string | undefined {
+  // A number reads as its decimal text (parseQuantity's own first step; NaN and Infinity do not parse either way).
+  const spelling = typeof raw === 'number' ? String(raw) : raw;
+  let canonical = canonicalBySpelling.get(spelling);
+  if (canonical === undefined) {
+    const q = parseQuantity(spelling);
+    canonical = q ? formatQuantity(q) : null;
+    if (canonicalBySpelling.size >= CANONICAL_REMEMBERED_MAX) canonicalBySpelling.clear();
+    canonicalBySpelling.set(spelling, canonical);
+  }
+  return canonical ?? undefined;
+}
+
 /** Sum of quantities (keeps the first one's format). */
 export function addQuantity(a: Quantity, b: Quantity): Quantity {
   const s = Math.min(a.scale, b.scale);
