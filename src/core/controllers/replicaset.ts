@@ -10,6 +10,7 @@ import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
 import { controllerRefOf, deletionOrder, isActivePod, isPodAvailable, isPodReady, ownerRefTo, podFromTemplate } from './pods';
 import { KeyQueue } from './queue';
+import { claimCandidates } from './claim-pods';
 import { rfc3339Seconds } from './clock';
 
 /** kube's burstReplicas: at most this many creates or deletes per sync. */
@@ -86,7 +87,7 @@ export class ReplicaSetController implements Controller {
     // An orphan: any ReplicaSet whose selector matches may adopt it.
     if (what === 'delete') return;
     for (const rs of this.replicaSets.list()) {
-      if (rs.metadata.namespace === ns && selects(rs, pod, this.of.kind === 'ReplicationController')) this.queue.add(keyOf(rs));
+      if (rs.metadata.namespace === ns && selectorOf(rs, this.of.kind === 'ReplicationController')(pod)) this.queue.add(keyOf(rs));
     }
   }
 
@@ -120,10 +121,11 @@ export class ReplicaSetController implements Controller {
   private async claimPods(rs: Obj): Promise<Obj[]> {
     const uid = String(rs.metadata.uid);
     const out: Obj[] = [];
-    for (const pod of this.pods.list()) {
+    const selector = selectorOf(rs, this.of.kind === 'ReplicationController');
+    for (const pod of claimCandidates(this.pods, rs)) {
       if (pod.metadata.namespace !== rs.metadata.namespace) continue;
       const ref = controllerRefOf(pod);
-      const matches = selects(rs, pod, this.of.kind === 'ReplicationController');
+      const matches = selector(pod);
       if (ref?.uid === uid) {
         if (matches || rs.metadata.deletionTimestamp) out.push(pod);
         else await this.release(rs, pod);
@@ -250,17 +252,26 @@ function replicaFailure(conditions: Obj[], err: Error | undefined, diff: number,
   return conditions;
 }
 
-function selects(rs: Obj, pod: Obj, plainMap: boolean): boolean {
-  try {
-    // A ReplicationController's selector is a plain label map.
-    if (plainMap) {
-      const map = (rs.spec?.selector ?? {}) as Record<string, string>;
-      return Object.keys(map).length > 0 && Object.entries(map).every(([k, v]) => pod.metadata?.labels?.[k] === v);
-    }
-    const sel = labelSelectorFromObject(rs.spec?.selector);
-    if (!rs.spec?.selector || (!rs.spec.selector.matchLabels && !rs.spec.selector.matchExpressions)) return false;
-    return matchesLabels(sel, pod.metadata?.labels ?? {});
-  } catch {
-    return false;
+/** The ReplicaSet's selector as a test of a pod, parsed once per sync rather than once per pod. */
+function selectorOf(rs: Obj, plainMap: boolean): (pod: Obj) => boolean {
+  // A ReplicationController's selector is a plain label map.
+  if (plainMap) {
+    const map = (rs.spec?.selector ?? {}) as Record<string, string>;
+    const entries = Object.entries(map);
+    return (pod) => entries.length > 0 && entries.every(([k, v]) => pod.metadata?.labels?.[k] === v);
   }
+  if (!rs.spec?.selector || (!rs.spec.selector.matchLabels && !rs.spec.selector.matchExpressions)) return () => false;
+  let sel: ReturnType<typeof labelSelectorFromObject>;
+  try {
+    sel = labelSelectorFromObject(rs.spec.selector);
+  } catch {
+    return () => false;
+  }
+  return (pod) => {
+    try {
+      return matchesLabels(sel, pod.metadata?.labels ?? {});
+    } catch {
+      return false;
+    }
+  };
 }
