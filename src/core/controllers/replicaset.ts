@@ -11,6 +11,7 @@ import { keyOf, type Informer } from './informer';
 import { controllerRefOf, deletionOrder, isActivePod, isPodAvailable, isPodReady, ownerRefTo, podFromTemplate } from './pods';
 import { KeyQueue } from './queue';
 import { claimCandidates } from './claim-pods';
+import { podFacts, PodMemo } from './pod-memo';
 import { rfc3339Seconds } from './clock';
 
 /** kube's burstReplicas: at most this many creates or deletes per sync. */
@@ -45,6 +46,9 @@ export class ReplicaSetController implements Controller {
   private queue!: KeyQueue;
   /** Creates and deletes made and not yet seen by the pod informer (kube's expectations), per ReplicaSet key. */
   private readonly expectations = new Map<string, { adds: Set<string>; deletes: Set<string>; pendingAdds: number }>();
+  /** Per pod object: does it match the selector (keyed by the selector's text), and carry the template's labels. */
+  private readonly selected = new PodMemo<boolean>();
+  private readonly fullyLabeled = new PodMemo<boolean>();
 
   constructor(private readonly of: ReplicaKind = REPLICA_SETS) {
     this.name = of.name;
@@ -103,7 +107,7 @@ export class ReplicaSetController implements Controller {
     const rs: Obj = { ...cached, apiVersion: this.of.apiVersion, kind: this.of.kind };
     const ns = String(rs.metadata.namespace);
     const pods = await this.claimPods(rs);
-    const active = pods.filter(isActivePod);
+    const active = pods.filter((p) => podFacts(p).active);
     // A failed create or delete is reported in a ReplicaFailure condition, then retried.
     let manageError: Error | undefined;
     if (this.satisfied(key) && !rs.metadata.deletionTimestamp) {
@@ -113,7 +117,7 @@ export class ReplicaSetController implements Controller {
         manageError = err instanceof Error ? err : new Error(String(err));
       }
     }
-    await this.updateStatus(rs, pods.filter(isActivePod), ns, manageError);
+    await this.updateStatus(rs, pods.filter((p) => podFacts(p).active), ns, manageError);
     if (manageError) throw manageError;
   }
 
@@ -122,14 +126,15 @@ export class ReplicaSetController implements Controller {
     const uid = String(rs.metadata.uid);
     const out: Obj[] = [];
     const selector = selectorOf(rs, this.of.kind === 'ReplicationController');
+    const selectorKey = JSON.stringify(rs.spec?.selector ?? null);
     for (const pod of claimCandidates(this.pods, rs)) {
       if (pod.metadata.namespace !== rs.metadata.namespace) continue;
-      const ref = controllerRefOf(pod);
-      const matches = selector(pod);
-      if (ref?.uid === uid) {
+      const facts = podFacts(pod);
+      const matches = this.selected.get(pod, selectorKey, selector);
+      if (facts.hasController && facts.controllerUid === uid) {
         if (matches || rs.metadata.deletionTimestamp) out.push(pod);
         else await this.release(rs, pod);
-      } else if (!ref && matches && !pod.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp && isActivePod(pod)) {
+      } else if (!facts.hasController && matches && !pod.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp && facts.active) {
         if (await this.adopt(rs, pod)) out.push(pod);
       }
     }
@@ -210,10 +215,12 @@ export class ReplicaSetController implements Controller {
   private async updateStatus(rs: Obj, active: Obj[], ns: string, manageError?: Error): Promise<void> {
     const now = this.ctx.clock.now();
     const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
-    const templateLabels = (rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
-    const fullyLabeled = active.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata?.labels?.[k] === v)).length;
-    const ready = active.filter(isPodReady);
-    const available = active.filter((p) => isPodAvailable(p, minReadySeconds, now)).length;
+    const templateLabels = Object.entries((rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>);
+    const labelsKey = JSON.stringify(templateLabels);
+    const fullyLabeled = active.filter((p) => this.fullyLabeled.get(p, labelsKey, (pod) => templateLabels.every(([k, v]) => pod.metadata?.labels?.[k] === v))).length;
+    const ready = active.filter((p) => podFacts(p).ready);
+    // Without minReadySeconds, available is ready (podutil.IsPodAvailable).
+    const available = minReadySeconds ? active.filter((p) => isPodAvailable(p, minReadySeconds, now)).length : ready.length;
     const status: Obj = { replicas: active.length };
     if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
     if (ready.length) status.readyReplicas = ready.length;
