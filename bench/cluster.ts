@@ -33,6 +33,9 @@ export interface RolloutResult {
   controllersMs: number;
   floorMs: number;
   floorWrites: number;
+  /** CPU time (user + system) of each side: on a shared machine, where wall time swings with the neighbours' load, the steadier ratio. */
+  controllersCpuMs: number;
+  floorCpuMs: number;
   /** The controllers' writes by verb and resource during the rollout. */
   writes: Record<string, number>;
 }
@@ -126,24 +129,30 @@ function minus(a: Map<string, number>, b: Map<string, number>): Map<string, numb
  * The floor: the writes the controllers made, issued by a bare sequential loop against an API
  * with no controllers, with the controllers' identities and bodies (cluster-floor.ts).
  */
-async function floorRun(writes: Map<string, number>, replicas: number, nodes: number): Promise<{ ms: number; total: number }> {
+async function floorRun(writes: Map<string, number>, replicas: number, nodes: number): Promise<{ ms: number; total: number; cpuMs: number }> {
   const api = await createApiServer({ controllers: '' });
   try {
-    return await replayWrites(api, writes, replicas, nodes);
+    const cpu0 = process.cpuUsage();
+    const r = await replayWrites(api, writes, replicas, nodes);
+    return { ...r, cpuMs: cpuMs(process.cpuUsage(cpu0)) };
   } finally {
     await api.close();
   }
 }
 
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+
 export async function runRolloutBench(replicas = 1000, nodes = 10): Promise<RolloutResult> {
   // The controllers' run: the Deployment's create until every replica is available.
   const living = await createApiServer({ controllers: '*', cluster: { nodes, kubeletDelayMs: 0 } });
   let controllersMs: number;
+  let controllersCpuMs: number;
   let writes: Map<string, number>;
   try {
     await living.controllers!.runUntilIdle();
     const before = await writeCounts(living);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     await call(living, 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment(replicas));
     for (;;) {
       await living.controllers!.runUntilIdle(1_000_000);
@@ -151,12 +160,13 @@ export async function runRolloutBench(replicas = 1000, nodes = 10): Promise<Roll
       if (d.status?.availableReplicas === replicas) break;
     }
     controllersMs = performance.now() - t0;
+    controllersCpuMs = cpuMs(process.cpuUsage(cpu0));
     writes = minus(await writeCounts(living), before);
   } finally {
     await living.close();
   }
   const floor = await floorRun(writes, replicas, nodes);
-  return { replicas, nodes, controllersMs, floorMs: floor.ms, floorWrites: floor.total, writes: Object.fromEntries(writes) };
+  return { replicas, nodes, controllersMs, floorMs: floor.ms, floorWrites: floor.total, controllersCpuMs, floorCpuMs: floor.cpuMs, writes: Object.fromEntries(writes) };
 }
 
 const ms = (v: number, digits = 3) => `${v.toFixed(digits)} ms`;
@@ -176,6 +186,7 @@ export function formatRollout(r: RolloutResult): string {
   const writes = Object.entries(r.writes).map(([k, v]) => `${k} ${v}`).join(', ');
   return [
     `rollout: ${r.replicas}-replica Deployment available on ${r.nodes} nodes in ${ms(r.controllersMs, 0)}; the same ${r.floorWrites} writes by a bare loop ${ms(r.floorMs, 0)}; ${ratio.toFixed(2)}x (target <= ${ROLLOUT_TARGET}x ${ratio <= ROLLOUT_TARGET ? 'ok' : 'MISSED'})`,
+    `  CPU time: ${ms(r.controllersCpuMs, 0)} vs ${ms(r.floorCpuMs, 0)}; ${(r.controllersCpuMs / r.floorCpuMs).toFixed(2)}x`,
     `  the controllers' writes: ${writes}`,
   ].join('\n');
 }

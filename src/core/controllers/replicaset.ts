@@ -107,7 +107,8 @@ export class ReplicaSetController implements Controller {
     const rs: Obj = { ...cached, apiVersion: this.of.apiVersion, kind: this.of.kind };
     const ns = String(rs.metadata.namespace);
     const pods = await this.claimPods(rs);
-    const active = pods.filter((p) => podFacts(p).active);
+    const active: Obj[] = [];
+    for (const p of pods) if (podFacts(p).active) active.push(p);
     // A failed create or delete is reported in a ReplicaFailure condition, then retried.
     let manageError: Error | undefined;
     if (this.satisfied(key) && !rs.metadata.deletionTimestamp) {
@@ -117,7 +118,7 @@ export class ReplicaSetController implements Controller {
         manageError = err instanceof Error ? err : new Error(String(err));
       }
     }
-    await this.updateStatus(rs, pods.filter((p) => podFacts(p).active), ns, manageError);
+    await this.updateStatus(rs, active, ns, manageError);
     if (manageError) throw manageError;
   }
 
@@ -217,19 +218,27 @@ export class ReplicaSetController implements Controller {
     const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
     const templateLabels = Object.entries((rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>);
     const labelsKey = JSON.stringify(templateLabels);
-    const fullyLabeled = active.filter((p) => this.fullyLabeled.get(p, labelsKey, (pod) => templateLabels.every(([k, v]) => pod.metadata?.labels?.[k] === v))).length;
-    const ready = active.filter((p) => podFacts(p).ready);
-    // Without minReadySeconds, available is ready (podutil.IsPodAvailable).
-    const available = minReadySeconds ? active.filter((p) => isPodAvailable(p, minReadySeconds, now)).length : ready.length;
+    const hasTemplateLabels = (pod: Obj) => templateLabels.every(([k, v]) => pod.metadata?.labels?.[k] === v);
+    // One pass: a thousand-pod ReplicaSet syncs on nearly every one of its pods' events.
+    let fullyLabeled = 0;
+    let ready = 0;
+    let available = 0;
+    for (const p of active) {
+      if (this.fullyLabeled.get(p, labelsKey, hasTemplateLabels)) fullyLabeled++;
+      if (!podFacts(p).ready) continue;
+      ready++;
+      // Without minReadySeconds, available is ready (podutil.IsPodAvailable).
+      if (!minReadySeconds || isPodAvailable(p, minReadySeconds, now)) available++;
+    }
     const status: Obj = { replicas: active.length };
     if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
-    if (ready.length) status.readyReplicas = ready.length;
+    if (ready) status.readyReplicas = ready;
     if (available) status.availableReplicas = available;
     status.observedGeneration = rs.metadata.generation;
     const conditions = replicaFailure((rs.status?.conditions ?? []) as Obj[], manageError, active.length - Number(rs.spec?.replicas ?? 1), now);
     if (conditions.length) status.conditions = conditions;
     // Ready pods not yet available become available once minReadySeconds pass: look again then.
-    if (minReadySeconds > 0 && ready.length > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
+    if (minReadySeconds > 0 && ready > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
     if (sameStatus(rs.status ?? {}, status)) return;
     try {
       await this.client.update(`${this.of.namespaced}/${ns}/${this.of.resource}/${rs.metadata.name}/status`, { ...rs, status });
