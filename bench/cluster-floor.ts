@@ -8,7 +8,7 @@
 // and the answers parsed as a controller parses them. What the loop leaves out is the deciding:
 // no informers, no queues, no scans.
 import type { ApiServer } from '../src/core/api';
-import { ApiClient, type Identity } from '../src/core/controllers/client';
+import { ApiCallError, ApiClient, type Identity } from '../src/core/controllers/client';
 import { RealClock, rfc3339Seconds } from '../src/core/controllers/clock';
 import { controllerServiceAccount, nodeIdentity, SCHEDULER } from '../src/core/controllers/controller';
 import { EventRecorder } from '../src/core/controllers/events';
@@ -23,6 +23,17 @@ const APPS = '/apis/apps/v1/namespaces/default';
 
 function template(): Obj {
   return { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
+}
+
+/** A generated name can collide (five random characters): the write is tried again, as the ReplicaSet controller's next sync would. */
+async function createPod(client: ApiClient, pod: Obj): Promise<Obj> {
+  for (;;) {
+    try {
+      return await client.create(`${NS}/pods`, pod);
+    } catch (err) {
+      if (!(err instanceof ApiCallError && err.code === 409)) throw err;
+    }
+  }
 }
 
 /** The floor's writes into `api` (which runs no controllers); returns their time and count. */
@@ -56,7 +67,7 @@ export async function replayWrites(api: ApiServer, writes: Map<string, number>, 
   const owner = ownerRefTo(rs, 'apps/v1', 'ReplicaSet');
   for (let i = 0; i < replicas; i++) {
     const n = i % nodes;
-    const pod = await replicaSets.create(`${NS}/pods`, podFromTemplate(rs.spec.template, 'big-1', 'default', owner));
+    const pod = await createPod(replicaSets, podFromTemplate(rs.spec.template, 'big-1', 'default', owner));
     const name = String(pod.metadata.name);
     total += 1 + (await event(rsEvents, rs, 'SuccessfulCreate', `Created pod: ${name}`));
     await scheduler.create(`${NS}/pods/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace: 'default', uid: pod.metadata.uid }, target: { apiVersion: 'v1', kind: 'Node', name: simulatedNodeName(n) } });
