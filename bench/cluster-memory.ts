@@ -46,11 +46,23 @@ async function measureInChild(deployments: number, replicas: number, nodes: numb
     if (res.status !== 201) throw new Error(`create deployment: HTTP ${res.status}`);
     await controllers.runUntilIdle(10_000_000);
   }
-  const list = await api.handle({ method: 'GET', url: '/api/v1/pods', headers: { accept: 'application/json' } });
-  if (list.body === undefined || isStream(list.body)) throw new Error('list pods: no body');
-  const text = typeof list.body === 'string' ? list.body : new TextDecoder().decode(bodyBytes(list.body));
-  const items = (JSON.parse(text).items ?? []) as { status?: { phase?: string } }[];
-  const running = items.filter((p) => p.status?.phase === 'Running').length;
+  const listPods = async () => {
+    const list = await api.handle({ method: 'GET', url: '/api/v1/pods', headers: { accept: 'application/json' } });
+    if (list.body === undefined || isStream(list.body)) throw new Error('list pods: no body');
+    const text = typeof list.body === 'string' ? list.body : new TextDecoder().decode(bodyBytes(list.body));
+    return (JSON.parse(text).items ?? []) as { status?: { phase?: string } }[];
+  };
+  // A create that failed (a generated name that collided) is retried after a back-off on the
+  // cluster clock, which runUntilIdle does not wait for: look again until every pod runs.
+  let items = await listPods();
+  let running = 0;
+  for (let tries = 0; ; tries++) {
+    running = items.filter((p) => p.status?.phase === 'Running').length;
+    if (running === deployments * replicas || tries === 50) break;
+    await new Promise((r) => setTimeout(r, 200));
+    await controllers.runUntilIdle(10_000_000);
+    items = await listPods();
+  }
   if (running !== deployments * replicas) throw new Error(`${running} pods running, want ${deployments * replicas}`);
   const podJsonBytes = items.reduce((n, p) => n + JSON.stringify(p).length, 0);
   await settle();

@@ -5,14 +5,17 @@
 //   - Rollout: a 1,000-replica Deployment with zero kubelet delay, from the create until
 //     status.availableReplicas is 1,000, against the floor: the same number of API writes of the
 //     same kinds (counted from the server's metrics: pod creates, bindings, pod status writes,
-//     events, ReplicaSet and Deployment status updates) issued by a bare sequential loop against
-//     an API with no controllers (target <= 1.5x).
+//     events, ReplicaSet and Deployment status updates) with the same identities and bodies,
+//     issued by a bare sequential loop against an API with no controllers (target <= 1.5x).
 // Both sides run in this process, straight through the API's handle() for the rollout (as the
 // controllers do), over HTTP for the idle latencies (as a client sees them).
 import { createApiServer, type ApiServer } from '../src/core/api';
 import type { ApiRequest } from '../src/core/meta/types';
 import { startNodeHost } from '../src/hosts/node/server';
 import { hit, makeAgent, quantile, sequential } from './http-client';
+import { replayWrites } from './cluster-floor';
+
+export { replayWrites };
 
 export const IDLE_TARGET = 1.05;
 export const ROLLOUT_TARGET = 1.5;
@@ -30,6 +33,9 @@ export interface RolloutResult {
   controllersMs: number;
   floorMs: number;
   floorWrites: number;
+  /** CPU time (user + system) of each side: on a shared machine, where wall time swings with the neighbours' load, the steadier ratio. */
+  controllersCpuMs: number;
+  floorCpuMs: number;
   /** The controllers' writes by verb and resource during the rollout. */
   writes: Record<string, number>;
 }
@@ -126,63 +132,32 @@ export function minus(a: Map<string, number>, b: Map<string, number>): Map<strin
 
 /**
  * The floor: the writes the controllers made, issued by a bare sequential loop against an API
- * with no controllers — per pod its create, binding and status writes (the same count per pod),
- * the same number of events, and as many ReplicaSet and Deployment status updates.
+ * with no controllers, with the controllers' identities and bodies (cluster-floor.ts).
  */
-async function floorRun(writes: Map<string, number>, replicas: number, nodes: number): Promise<{ ms: number; total: number }> {
+async function floorRun(writes: Map<string, number>, replicas: number, nodes: number): Promise<{ ms: number; total: number; cpuMs: number }> {
   const api = await createApiServer({ controllers: '' });
   try {
-    return await replayWrites(api, writes, replicas, nodes);
+    const cpu0 = process.cpuUsage();
+    const r = await replayWrites(api, writes, replicas, nodes);
+    return { ...r, cpuMs: cpuMs(process.cpuUsage(cpu0)) };
   } finally {
     await api.close();
   }
 }
 
-/** The floor's writes into `api` (which runs no controllers); returns their time and count. */
-export async function replayWrites(api: ApiServer, writes: Map<string, number>, replicas: number, nodes: number): Promise<{ ms: number; total: number }> {
-  for (let n = 0; n < nodes; n++) await call(api, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${n + 1}` } });
-  const rsBody = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'big-1' }, spec: { replicas: 0, selector: { matchLabels: { app: 'big' } }, template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } };
-  const pods = '/api/v1/namespaces/default/pods';
-  const statusPerPod = Math.round((writes.get('PATCH pods/status') ?? 0) / replicas);
-  const events = writes.get('POST events') ?? 0;
-  let total = 0;
-  const t0 = performance.now();
-  await call(api, 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment(0));
-  let rs = await call(api, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rsBody);
-  let d = await call(api, 'GET', '/apis/apps/v1/namespaces/default/deployments/big', undefined);
-  total += 2;
-  for (let i = 0; i < replicas; i++) {
-    const name = `big-${i}`;
-    const node = i % nodes;
-    await call(api, 'POST', pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } });
-    await call(api, 'POST', `${pods}/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: `node-${node + 1}` } });
-    for (let k = 0; k < statusPerPod; k++) await call(api, 'PATCH', `${pods}/${name}/status`, { status: runningStatus(node, 2 + Math.floor(i / nodes)) }, 'application/merge-patch+json');
-    total += 2 + statusPerPod;
-  }
-  for (let e = 0; e < events; e++) {
-    await call(api, 'POST', '/api/v1/namespaces/default/events', { apiVersion: 'v1', kind: 'Event', metadata: { name: `big.${e}` }, involvedObject: { kind: 'Pod', name: 'big-0', namespace: 'default' }, reason: 'Scheduled', message: 'bench', type: 'Normal', source: { component: 'bench' } });
-  }
-  total += events;
-  for (let k = 0; k < (writes.get('PUT replicasets/status') ?? 0); k++) {
-    rs = await call(api, 'PUT', '/apis/apps/v1/namespaces/default/replicasets/big-1/status', { ...rs, status: { replicas: k, observedGeneration: 1 } });
-    total++;
-  }
-  for (let k = 0; k < (writes.get('PUT deployments/status') ?? 0); k++) {
-    d = await call(api, 'PUT', '/apis/apps/v1/namespaces/default/deployments/big/status', { ...d, status: { replicas: k, observedGeneration: 1 } });
-    total++;
-  }
-  return { ms: performance.now() - t0, total };
-}
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 export async function runRolloutBench(replicas = 1000, nodes = 10): Promise<RolloutResult> {
   // The controllers' run: the Deployment's create until every replica is available.
   const living = await createApiServer({ controllers: '*', cluster: { nodes, kubeletDelayMs: 0 } });
   let controllersMs: number;
+  let controllersCpuMs: number;
   let writes: Map<string, number>;
   try {
     await living.controllers!.runUntilIdle();
     const before = await writeCounts(living);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     await call(living, 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment(replicas));
     for (;;) {
       await living.controllers!.runUntilIdle(1_000_000);
@@ -190,12 +165,13 @@ export async function runRolloutBench(replicas = 1000, nodes = 10): Promise<Roll
       if (d.status?.availableReplicas === replicas) break;
     }
     controllersMs = performance.now() - t0;
+    controllersCpuMs = cpuMs(process.cpuUsage(cpu0));
     writes = minus(await writeCounts(living), before);
   } finally {
     await living.close();
   }
   const floor = await floorRun(writes, replicas, nodes);
-  return { replicas, nodes, controllersMs, floorMs: floor.ms, floorWrites: floor.total, writes: Object.fromEntries(writes) };
+  return { replicas, nodes, controllersMs, floorMs: floor.ms, floorWrites: floor.total, controllersCpuMs, floorCpuMs: floor.cpuMs, writes: Object.fromEntries(writes) };
 }
 
 const ms = (v: number, digits = 3) => `${v.toFixed(digits)} ms`;
@@ -215,6 +191,7 @@ export function formatRollout(r: RolloutResult): string {
   const writes = Object.entries(r.writes).map(([k, v]) => `${k} ${v}`).join(', ');
   return [
     `rollout: ${r.replicas}-replica Deployment available on ${r.nodes} nodes in ${ms(r.controllersMs, 0)}; the same ${r.floorWrites} writes by a bare loop ${ms(r.floorMs, 0)}; ${ratio.toFixed(2)}x (target <= ${ROLLOUT_TARGET}x ${ratio <= ROLLOUT_TARGET ? 'ok' : 'MISSED'})`,
+    `  CPU time: ${ms(r.controllersCpuMs, 0)} vs ${ms(r.floorCpuMs, 0)}; ${(r.controllersCpuMs / r.floorCpuMs).toFixed(2)}x`,
     `  the controllers' writes: ${writes}`,
   ].join('\n');
 }

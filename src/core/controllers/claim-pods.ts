@@ -6,6 +6,31 @@
 import { ApiCallError, type ApiClient } from './client';
 import type { Obj } from '../registry/objects';
 import { controllerRefOf, ownerRefTo } from './pods';
+import type { Informer } from './informer';
+
+/** The pod informer's index of pods by controller: `uid/<controller uid>`, or `orphan/<namespace>` for pods with none. */
+const BY_CONTROLLER = 'controller';
+
+function controllerIndexValues(pod: Obj): string[] {
+  const ref = controllerRefOf(pod);
+  return [ref ? `uid/${String(ref.uid)}` : `orphan/${String(pod.metadata?.namespace ?? '')}`];
+}
+
+/** The pods whose controller is the object with this uid, from the pod informer's index. */
+export function podsControlledBy(pods: Informer, uid: string): Obj[] {
+  pods.addIndex(BY_CONTROLLER, controllerIndexValues);
+  return pods.byIndex(BY_CONTROLLER, `uid/${uid}`);
+}
+
+/**
+ * The pods `claimPods` may keep, release or adopt for `owner`: the ones it controls and its
+ * namespace's orphans. Pods of other controllers are never touched, so skipping them gives
+ * what a walk over all pods gives.
+ */
+export function claimCandidates(pods: Informer, owner: Obj): Obj[] {
+  const controlled = podsControlledBy(pods, String(owner.metadata.uid));
+  return [...controlled, ...pods.byIndex(BY_CONTROLLER, `orphan/${String(owner.metadata.namespace ?? '')}`)];
+}
 
 export async function claimPods(client: ApiClient, owner: Obj, apiVersion: string, kind: string, pods: Iterable<Obj>, matches: (pod: Obj) => boolean): Promise<Obj[]> {
   const out: Obj[] = [];

@@ -7,7 +7,7 @@
 import { clone, type Obj } from '../registry/objects';
 import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
-import { claimPods } from './claim-pods';
+import { claimCandidates, claimPods } from './claim-pods';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { POD_REVISION_LABEL, RevisionWriter, equalRevision, newRevisionObject, nextRevision, ownedRevisions, revisionNumber, sortRevisions } from './controller-revision';
 import { daemonPodTemplate, pinToNode, targetNodeName } from './daemonset-nodes';
@@ -130,7 +130,7 @@ export class DaemonSetController implements Controller {
 
   /** The DaemonSet's pods, adopting matching orphans and releasing owned pods that stopped matching. */
   private claimPods(ds: Obj): Promise<Obj[]> {
-    return claimPods(this.client, ds, 'apps/v1', 'DaemonSet', this.pods.list(), (pod) => selects(ds, pod));
+    return claimPods(this.client, ds, 'apps/v1', 'DaemonSet', claimCandidates(this.pods, ds), (pod) => selects(ds, pod));
   }
 
   /** constructHistory: the revision whose data is the current template (made, or renumbered to the newest), and the others. */

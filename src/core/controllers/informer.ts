@@ -5,6 +5,7 @@
 import type { Obj } from '../registry/objects';
 import { ApiClient, type WatchEvent } from './client';
 import type { Clock } from './clock';
+import { InformerIndexes, type IndexFunc } from './informer-index';
 
 export interface InformerHandlers {
   onAdd?(obj: Obj): void;
@@ -21,6 +22,7 @@ export function keyOf(obj: Obj): string {
 export class Informer {
   private readonly cache = new Map<string, Obj>();
   private readonly handlers: InformerHandlers[] = [];
+  private readonly indexes = new InformerIndexes();
   private stopWatch?: () => void;
   private stopped = false;
   private cancelRetry?: () => void;
@@ -47,6 +49,23 @@ export class Informer {
 
   list(): Obj[] {
     return [...this.cache.values()];
+  }
+
+  /** Adds a named index (client-go's AddIndexers); controllers sharing the informer share it, so the first to ask defines it. */
+  addIndex(name: string, fn: IndexFunc): void {
+    if (!this.indexes.has(name)) this.indexes.add(name, fn, this.cache);
+  }
+
+  /** The cached objects whose index `name` holds `value` (client-go's ByIndex). */
+  byIndex(name: string, value: string): Obj[] {
+    return this.indexes.get(name, value);
+  }
+
+  /** Sets or (obj undefined) deletes a cached object, keeping the indexes in step. */
+  private store(key: string, old: Obj | undefined, obj: Obj | undefined): void {
+    if (obj) this.cache.set(key, obj);
+    else this.cache.delete(key);
+    this.indexes.update(key, old, obj);
   }
 
   async start(): Promise<void> {
@@ -106,11 +125,11 @@ export class Informer {
     const key = keyOf(e.object);
     const old = this.cache.get(key);
     if (e.type === 'DELETED') {
-      this.cache.delete(key);
+      this.store(key, old, undefined);
       for (const h of this.handlers) h.onDelete?.(e.object);
       return;
     }
-    this.cache.set(key, e.object);
+    this.store(key, old, e.object);
     for (const h of this.handlers) {
       if (old) h.onUpdate?.(e.object, old);
       else h.onAdd?.(e.object);
@@ -124,7 +143,7 @@ export class Informer {
       const key = keyOf(obj);
       seen.add(key);
       const old = this.cache.get(key);
-      this.cache.set(key, obj);
+      this.store(key, old, obj);
       if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) continue;
       for (const h of this.handlers) {
         if (old) h.onUpdate?.(obj, old);
@@ -133,7 +152,7 @@ export class Informer {
     }
     for (const [key, old] of [...this.cache]) {
       if (seen.has(key)) continue;
-      this.cache.delete(key);
+      this.store(key, old, undefined);
       for (const h of this.handlers) h.onDelete?.(old);
     }
   }

@@ -18,6 +18,7 @@ import { BACKOFF_LIMIT_EXCEEDED, DEADLINE_EXCEEDED, deadlineLeftMs, ensureCondit
 import { COMPLETION_INDEX_ANNOTATION, duplicatedIndexPods, firstPendingIndexes, formatIndexes, isIndexedJob, succeededIndexes, withCompletionIndexEnv } from './job-indexes';
 import { Requeue } from './job-requeue';
 import { controllerRefOf, deletionOrder, isActivePod, ownerRefTo, podFromTemplate } from './pods';
+import { podsControlledBy } from './claim-pods';
 import { KeyQueue } from './queue';
 
 /** MaxPodCreateDeletePerSync. */
@@ -93,7 +94,7 @@ export class JobController implements Controller {
     if (!job || isJobFinished(job)) return;
     const now = this.ctx.clock.now();
     const uid = String(job.metadata.uid);
-    const pods = this.pods.list().filter((p) => p.metadata.namespace === job.metadata.namespace && controllerRefOf(p)?.uid === uid);
+    const pods = podsControlledBy(this.pods, uid).filter((p) => p.metadata.namespace === job.metadata.namespace);
     const active = pods.filter(isActivePod);
     let succeeded = pods.filter((p) => p.status?.phase === 'Succeeded').length;
     let failed = pods.filter((p) => p.status?.phase === 'Failed').length;

@@ -21,7 +21,9 @@ interface AffinityTerm {
 /** What the filter needs of the cluster: nodes with their pods, and namespaces' labels (for namespaceSelector). */
 export interface ClusterView {
   nodes: readonly Obj[];
-  podsOnNode(node: string): readonly Obj[];
+  podsOnNode(node: string): Iterable<Obj>;
+  /** The node's pods with required anti-affinity terms (NodeInfo's PodsWithRequiredAntiAffinity). */
+  podsWithRequiredAntiAffinityOnNode(node: string): Iterable<Obj>;
   namespaceLabels(ns: string): Labels;
 }
 
@@ -94,8 +96,12 @@ export class InterPodAffinity {
     this.antiAffinityTerms = requiredAntiAffinityTerms(pod);
     const ownNsLabels = view.namespaceLabels(String(pod.metadata?.namespace ?? ''));
     this.selfMatchesAllTerms = this.affinityTerms.every((t) => termMatches(t, pod, ownNsLabels));
+    // Without terms of its own, only the placed pods' anti-affinity can refuse the pod: kube's
+    // PreFilter walks just those (HavePodsWithRequiredAntiAffinityList), and so do we.
+    const ownTerms = this.affinityTerms.length > 0 || this.antiAffinityTerms.length > 0;
     for (const node of view.nodes) {
-      for (const existing of view.podsOnNode(String(node.metadata?.name))) {
+      const name = String(node.metadata?.name);
+      for (const existing of ownTerms ? view.podsOnNode(name) : view.podsWithRequiredAntiAffinityOnNode(name)) {
         // Existing pods' anti-affinity that the incoming pod would break (symmetry).
         for (const term of requiredAntiAffinityTerms(existing)) if (termMatches(term, pod, ownNsLabels)) this.existingAntiAffinityCounts.add(node, term.topologyKey);
         if (!this.affinityTerms.length && !this.antiAffinityTerms.length) continue;

@@ -31,7 +31,7 @@ export class TopologySpread {
 
   constructor(
     private readonly pod: Obj,
-    env: { nodes: readonly Obj[]; podsOnNode: (name: string) => readonly Obj[] },
+    env: { nodes: readonly Obj[]; podsOnNode: (name: string) => Iterable<Obj> },
   ) {
     const hard = ((pod.spec?.topologySpreadConstraints ?? []) as Obj[]).filter((c) => c.whenUnsatisfiable === 'DoNotSchedule');
     this.constraints = hard.map((c) => {
@@ -44,7 +44,7 @@ export class TopologySpread {
     for (const node of env.nodes) {
       const labels = (node.metadata?.labels ?? {}) as Record<string, string>;
       if (!matchesNodeAffinity(pod, node) || this.constraints.some((c) => !(c.key in labels))) continue;
-      const pods = env.podsOnNode(String(node.metadata?.name)).filter((p) => p.metadata?.namespace === ns && !p.metadata?.deletionTimestamp);
+      const pods = [...env.podsOnNode(String(node.metadata?.name))].filter((p) => p.metadata?.namespace === ns && !p.metadata?.deletionTimestamp);
       for (const c of this.constraints) {
         const domain = labels[c.key]!;
         c.counts.set(domain, (c.counts.get(domain) ?? 0) + pods.filter((p) => c.selects(p.metadata?.labels)).length);

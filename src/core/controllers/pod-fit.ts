@@ -1,6 +1,6 @@
 // The scheduler's filters (kube-scheduler v1.23 plugins NodeUnschedulable, TaintToleration,
 // NodeAffinity, NodeResourcesFit, InterPodAffinity, in the default profile's order: a node is
-// refused by the first that fails), as functions of a pod and a node with the pods already on it. Each refusal is worded as the plugin words it, because the
+// refused by the first that fails), as functions of a pod, a node and what the node already holds (scheduler-cache.ts). Each refusal is worded as the plugin words it, because the
 // FailedScheduling message counts nodes per reason.
 import type { Obj } from '../registry/objects';
 import { parseQuantity } from '../validation/quantity';
@@ -34,6 +34,18 @@ export function podRequests(pod: Obj): Requests {
   sum.cpu += milli(pod.spec?.overhead?.cpu);
   sum.memory += milli(pod.spec?.overhead?.memory);
   return sum;
+}
+
+/** Scoring counts a pod without requests as 100m cpu and 200Mi memory (kube's non-zero defaults). */
+export function nonZeroRequests(r: Requests): Requests {
+  return { cpu: r.cpu || 100, memory: r.memory || 200 * 1024 * 1024 * 1000 };
+}
+
+/** What a node already holds, summed (framework.NodeInfo's Requested and NonZeroRequested). */
+export interface NodeUsage {
+  readonly podCount: number;
+  readonly requested: Requests;
+  readonly nonZeroRequested: Requests;
 }
 
 /** v1.Toleration.ToleratesTaint, for any of the tolerations. */
@@ -79,7 +91,7 @@ function taintText(t: Obj): string {
  * Why the pod cannot go on this node, as the plugins word it (several resource shortages give
  * several reasons), or an empty list when it fits.
  */
-export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], plugins: { volumes?: PodVolumes; interPod?: InterPodAffinity; spread?: { unfitReason(node: Obj): string | undefined } } = {}): string[] {
+export function unfitReasons(pod: Obj, node: Obj, usage: NodeUsage, plugins: { volumes?: PodVolumes; interPod?: InterPodAffinity; spread?: { unfitReason(node: Obj): string | undefined } } = {}): string[] {
   const tolerations = (pod.spec?.tolerations ?? []) as Obj[];
   if (node.spec?.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) return ['node(s) were unschedulable'];
   const ready = ((node.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready');
@@ -92,14 +104,9 @@ export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], pl
   if (!matchesNodeAffinity(pod, node)) return ["node(s) didn't match Pod's node affinity/selector"];
   const reasons: string[] = [];
   const allocatable = node.status?.allocatable ?? {};
-  if (podsOnNode.length + 1 > milli(allocatable.pods ?? '0') / 1000) reasons.push('Too many pods');
+  if (usage.podCount + 1 > milli(allocatable.pods ?? '0') / 1000) reasons.push('Too many pods');
   const want = podRequests(pod);
-  const used: Requests = { cpu: 0, memory: 0 };
-  for (const p of podsOnNode) {
-    const r = podRequests(p);
-    used.cpu += r.cpu;
-    used.memory += r.memory;
-  }
+  const used = usage.requested;
   if (want.cpu > 0 && used.cpu + want.cpu > milli(allocatable.cpu)) reasons.push('Insufficient cpu');
   if (want.memory > 0 && used.memory + want.memory > milli(allocatable.memory)) reasons.push('Insufficient memory');
   if (reasons.length) return reasons;
@@ -109,17 +116,10 @@ export function unfitReasons(pod: Obj, node: Obj, podsOnNode: readonly Obj[], pl
 }
 
 /** LeastAllocated (cpu and memory, equal weights), 0-100: the emptier node scores higher. */
-export function leastAllocatedScore(pod: Obj, node: Obj, podsOnNode: readonly Obj[]): number {
+export function leastAllocatedScore(pod: Obj, node: Obj, usage: NodeUsage): number {
   const allocatable = node.status?.allocatable ?? {};
-  // Pods without requests count as 100m cpu and 200Mi memory when scoring (kube's non-zero defaults).
-  const request = (p: Obj): Requests => {
-    const r = podRequests(p);
-    return { cpu: r.cpu || 100, memory: r.memory || 200 * 1024 * 1024 * 1000 };
-  };
-  const used = podsOnNode.reduce((acc, p) => {
-    const r = request(p);
-    return { cpu: acc.cpu + r.cpu, memory: acc.memory + r.memory };
-  }, request(pod));
+  const own = nonZeroRequests(podRequests(pod));
+  const used = { cpu: usage.nonZeroRequested.cpu + own.cpu, memory: usage.nonZeroRequested.memory + own.memory };
   const score = (capacity: number, requested: number) => (capacity <= 0 || requested > capacity ? 0 : ((capacity - requested) * 100) / capacity);
   return (score(milli(allocatable.cpu), used.cpu) + score(milli(allocatable.memory), used.memory)) / 2;
 }

@@ -10,6 +10,8 @@ import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
 import { controllerRefOf, deletionOrder, isActivePod, isPodAvailable, isPodReady, ownerRefTo, podFromTemplate } from './pods';
 import { KeyQueue } from './queue';
+import { claimCandidates } from './claim-pods';
+import { podFacts, PodMemo } from './pod-memo';
 import { rfc3339Seconds } from './clock';
 
 /** kube's burstReplicas: at most this many creates or deletes per sync. */
@@ -44,6 +46,9 @@ export class ReplicaSetController implements Controller {
   private queue!: KeyQueue;
   /** Creates and deletes made and not yet seen by the pod informer (kube's expectations), per ReplicaSet key. */
   private readonly expectations = new Map<string, { adds: Set<string>; deletes: Set<string>; pendingAdds: number }>();
+  /** Per pod object: does it match the selector (keyed by the selector's text), and carry the template's labels. */
+  private readonly selected = new PodMemo<boolean>();
+  private readonly fullyLabeled = new PodMemo<boolean>();
 
   constructor(private readonly of: ReplicaKind = REPLICA_SETS) {
     this.name = of.name;
@@ -86,7 +91,7 @@ export class ReplicaSetController implements Controller {
     // An orphan: any ReplicaSet whose selector matches may adopt it.
     if (what === 'delete') return;
     for (const rs of this.replicaSets.list()) {
-      if (rs.metadata.namespace === ns && selects(rs, pod, this.of.kind === 'ReplicationController')) this.queue.add(keyOf(rs));
+      if (rs.metadata.namespace === ns && selectorOf(rs, this.of.kind === 'ReplicationController')(pod)) this.queue.add(keyOf(rs));
     }
   }
 
@@ -102,7 +107,8 @@ export class ReplicaSetController implements Controller {
     const rs: Obj = { ...cached, apiVersion: this.of.apiVersion, kind: this.of.kind };
     const ns = String(rs.metadata.namespace);
     const pods = await this.claimPods(rs);
-    const active = pods.filter(isActivePod);
+    const active: Obj[] = [];
+    for (const p of pods) if (podFacts(p).active) active.push(p);
     // A failed create or delete is reported in a ReplicaFailure condition, then retried.
     let manageError: Error | undefined;
     if (this.satisfied(key) && !rs.metadata.deletionTimestamp) {
@@ -112,7 +118,7 @@ export class ReplicaSetController implements Controller {
         manageError = err instanceof Error ? err : new Error(String(err));
       }
     }
-    await this.updateStatus(rs, pods.filter(isActivePod), ns, manageError);
+    await this.updateStatus(rs, active, ns, manageError);
     if (manageError) throw manageError;
   }
 
@@ -120,14 +126,16 @@ export class ReplicaSetController implements Controller {
   private async claimPods(rs: Obj): Promise<Obj[]> {
     const uid = String(rs.metadata.uid);
     const out: Obj[] = [];
-    for (const pod of this.pods.list()) {
+    const selector = selectorOf(rs, this.of.kind === 'ReplicationController');
+    const selectorKey = JSON.stringify(rs.spec?.selector ?? null);
+    for (const pod of claimCandidates(this.pods, rs)) {
       if (pod.metadata.namespace !== rs.metadata.namespace) continue;
-      const ref = controllerRefOf(pod);
-      const matches = selects(rs, pod, this.of.kind === 'ReplicationController');
-      if (ref?.uid === uid) {
+      const facts = podFacts(pod);
+      const matches = this.selected.get(pod, selectorKey, selector);
+      if (facts.hasController && facts.controllerUid === uid) {
         if (matches || rs.metadata.deletionTimestamp) out.push(pod);
         else await this.release(rs, pod);
-      } else if (!ref && matches && !pod.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp && isActivePod(pod)) {
+      } else if (!facts.hasController && matches && !pod.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp && facts.active) {
         if (await this.adopt(rs, pod)) out.push(pod);
       }
     }
@@ -208,19 +216,29 @@ export class ReplicaSetController implements Controller {
   private async updateStatus(rs: Obj, active: Obj[], ns: string, manageError?: Error): Promise<void> {
     const now = this.ctx.clock.now();
     const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
-    const templateLabels = (rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
-    const fullyLabeled = active.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata?.labels?.[k] === v)).length;
-    const ready = active.filter(isPodReady);
-    const available = active.filter((p) => isPodAvailable(p, minReadySeconds, now)).length;
+    const templateLabels = Object.entries((rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>);
+    const labelsKey = JSON.stringify(templateLabels);
+    const hasTemplateLabels = (pod: Obj) => templateLabels.every(([k, v]) => pod.metadata?.labels?.[k] === v);
+    // One pass: a thousand-pod ReplicaSet syncs on nearly every one of its pods' events.
+    let fullyLabeled = 0;
+    let ready = 0;
+    let available = 0;
+    for (const p of active) {
+      if (this.fullyLabeled.get(p, labelsKey, hasTemplateLabels)) fullyLabeled++;
+      if (!podFacts(p).ready) continue;
+      ready++;
+      // Without minReadySeconds, available is ready (podutil.IsPodAvailable).
+      if (!minReadySeconds || isPodAvailable(p, minReadySeconds, now)) available++;
+    }
     const status: Obj = { replicas: active.length };
     if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
-    if (ready.length) status.readyReplicas = ready.length;
+    if (ready) status.readyReplicas = ready;
     if (available) status.availableReplicas = available;
     status.observedGeneration = rs.metadata.generation;
     const conditions = replicaFailure((rs.status?.conditions ?? []) as Obj[], manageError, active.length - Number(rs.spec?.replicas ?? 1), now);
     if (conditions.length) status.conditions = conditions;
     // Ready pods not yet available become available once minReadySeconds pass: look again then.
-    if (minReadySeconds > 0 && ready.length > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
+    if (minReadySeconds > 0 && ready > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
     if (sameStatus(rs.status ?? {}, status)) return;
     try {
       await this.client.update(`${this.of.namespaced}/${ns}/${this.of.resource}/${rs.metadata.name}/status`, { ...rs, status });
@@ -250,17 +268,26 @@ function replicaFailure(conditions: Obj[], err: Error | undefined, diff: number,
   return conditions;
 }
 
-function selects(rs: Obj, pod: Obj, plainMap: boolean): boolean {
-  try {
-    // A ReplicationController's selector is a plain label map.
-    if (plainMap) {
-      const map = (rs.spec?.selector ?? {}) as Record<string, string>;
-      return Object.keys(map).length > 0 && Object.entries(map).every(([k, v]) => pod.metadata?.labels?.[k] === v);
-    }
-    const sel = labelSelectorFromObject(rs.spec?.selector);
-    if (!rs.spec?.selector || (!rs.spec.selector.matchLabels && !rs.spec.selector.matchExpressions)) return false;
-    return matchesLabels(sel, pod.metadata?.labels ?? {});
-  } catch {
-    return false;
+/** The ReplicaSet's selector as a test of a pod, parsed once per sync rather than once per pod. */
+function selectorOf(rs: Obj, plainMap: boolean): (pod: Obj) => boolean {
+  // A ReplicationController's selector is a plain label map.
+  if (plainMap) {
+    const map = (rs.spec?.selector ?? {}) as Record<string, string>;
+    const entries = Object.entries(map);
+    return (pod) => entries.length > 0 && entries.every(([k, v]) => pod.metadata?.labels?.[k] === v);
   }
+  if (!rs.spec?.selector || (!rs.spec.selector.matchLabels && !rs.spec.selector.matchExpressions)) return () => false;
+  let sel: ReturnType<typeof labelSelectorFromObject>;
+  try {
+    sel = labelSelectorFromObject(rs.spec.selector);
+  } catch {
+    return () => false;
+  }
+  return (pod) => {
+    try {
+      return matchesLabels(sel, pod.metadata?.labels ?? {});
+    } catch {
+      return false;
+    }
+  };
 }

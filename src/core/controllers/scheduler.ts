@@ -9,12 +9,13 @@ import { rfc3339Seconds } from './clock';
 import { SCHEDULER, type Controller, type ControllerContext } from './controller';
 import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
-import { fitErrorMessage, leastAllocatedScore, unfitReasons } from './pod-fit';
+import { fitErrorMessage, leastAllocatedScore, unfitReasons, type NodeUsage } from './pod-fit';
 import { NODE_AFFINITY_WEIGHT, normalizedScores, preferredAffinityScore, TopologySpread } from './pod-fit-spread';
 import { InterPodAffinity } from './pod-fit-affinity';
 import { PodVolumes } from './pod-fit-volumes';
 import { ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE } from './pv-matching';
 import { KeyQueue } from './queue';
+import { SchedulerCache } from './scheduler-cache';
 
 function isTerminal(pod: Obj): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
@@ -40,7 +41,9 @@ export class Scheduler implements Controller {
   private readonly waitingOnVolumes = new Set<string>();
   private queue!: KeyQueue;
   /** Pods bound here whose binding the informer has not shown yet (kube's assumed pods). */
-  private readonly assumed = new Map<string, { node: string; pod: Obj }>();
+  private readonly assumed = new Set<string>();
+  /** The room each node's pods take, bound or assumed, kept as pods change. */
+  private readonly cache = new SchedulerCache();
   private readonly unschedulable = new Set<string>();
 
   async start(ctx: ControllerContext): Promise<void> {
@@ -71,6 +74,7 @@ export class Scheduler implements Controller {
       },
       onDelete: (pod) => {
         this.assumed.delete(keyOf(pod));
+        this.cache.remove(keyOf(pod));
         this.waitingOnVolumes.delete(keyOf(pod));
         this.unschedulable.delete(keyOf(pod));
         // Room was freed: pods that did not fit may now.
@@ -87,6 +91,9 @@ export class Scheduler implements Controller {
   private onPod(pod: Obj): void {
     const key = keyOf(pod);
     if (pod.spec?.nodeName) this.assumed.delete(key);
+    // Bound and not finished: it takes room. Unbound: only while assumed (its binding in flight).
+    if (pod.spec?.nodeName && !isTerminal(pod)) this.cache.place(key, String(pod.spec.nodeName), pod);
+    else if (!this.assumed.has(key)) this.cache.remove(key);
     if (wantsScheduling(pod) && !this.unschedulable.has(key)) this.queue.add(key);
   }
 
@@ -98,27 +105,14 @@ export class Scheduler implements Controller {
     }
   }
 
-  /** Pods that take room on each node: bound ones (not finished) and the ones bound but not yet seen. */
-  private podsByNode(): Map<string, Obj[]> {
-    const out = new Map<string, Obj[]>();
-    const add = (node: string, pod: Obj) => {
-      const list = out.get(node);
-      if (list) list.push(pod);
-      else out.set(node, [pod]);
-    };
-    for (const pod of this.pods.list()) if (pod.spec?.nodeName && !isTerminal(pod)) add(String(pod.spec.nodeName), pod);
-    for (const { node, pod } of this.assumed.values()) add(node, pod);
-    return out;
-  }
-
   private async schedule(key: string): Promise<void> {
     const pod = this.pods.get(key);
     if (!pod || !wantsScheduling(pod) || this.assumed.has(key)) return;
     const nodes = this.nodes.list().sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
-    const byNode = this.podsByNode();
     const interPod = new InterPodAffinity(pod, {
       nodes,
-      podsOnNode: (name) => byNode.get(name) ?? [],
+      podsOnNode: (name) => this.cache.node(name).pods.values(),
+      podsWithRequiredAntiAffinityOnNode: (name) => this.cache.node(name).podsWithRequiredAntiAffinity.values(),
       namespaceLabels: (ns) => this.namespaces.get(ns)?.metadata?.labels,
     });
     const volumes = new PodVolumes(pod, {
@@ -129,11 +123,11 @@ export class Scheduler implements Controller {
     });
     // A PreFilter refusal holds for every node.
     if (volumes.error) return this.markUnschedulable(pod, key, nodes.length ? fitErrorMessage(nodes.length, nodes.map(() => [volumes.error!])) : 'no nodes available to schedule pods');
-    const spread = new TopologySpread(pod, { nodes, podsOnNode: (name) => byNode.get(name) ?? [] });
+    const spread = new TopologySpread(pod, { nodes, podsOnNode: (name) => this.cache.node(name).pods.values() });
     const reasons: string[][] = [];
-    const feasible: { node: Obj; onNode: readonly Obj[] }[] = [];
+    const feasible: { node: Obj; onNode: NodeUsage }[] = [];
     for (const node of nodes) {
-      const onNode = byNode.get(String(node.metadata.name)) ?? [];
+      const onNode = this.cache.node(String(node.metadata.name));
       const why = unfitReasons(pod, node, onNode, { volumes, interPod, spread });
       if (why.length) reasons.push(why);
       else feasible.push({ node, onNode });
@@ -143,12 +137,13 @@ export class Scheduler implements Controller {
     for (const [i, { node, onNode }] of feasible.entries()) {
       const score = leastAllocatedScore(pod, node, onNode) + NODE_AFFINITY_WEIGHT * affinity[i]!;
       // Equal scores go to the node with fewer pods, so identical replicas spread out.
-      if (!best || score > best.score || (score === best.score && onNode.length < best.count)) best = { node, score, count: onNode.length };
+      if (!best || score > best.score || (score === best.score && onNode.podCount < best.count)) best = { node, score, count: onNode.podCount };
     }
     if (!best) return this.markUnschedulable(pod, key, nodes.length ? fitErrorMessage(nodes.length, reasons) : 'no nodes available to schedule pods');
     const nodeName = String(best.node.metadata.name);
     if (!volumes.ready) return this.preBindVolumes(key, volumes, best.node);
-    this.assumed.set(key, { node: nodeName, pod });
+    this.assumed.add(key);
+    this.cache.place(key, nodeName, pod);
     const ns = String(pod.metadata.namespace);
     try {
       await this.client.create(`/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/binding`, {
@@ -159,6 +154,8 @@ export class Scheduler implements Controller {
       });
     } catch (err) {
       this.assumed.delete(key);
+      // Not bound after all: it takes no room (unless the informer has meanwhile shown it bound).
+      if (!this.pods.get(key)?.spec?.nodeName) this.cache.remove(key);
       // Gone, or bound by someone else meanwhile: nothing left to do for this pod.
       if (err instanceof ApiCallError && (err.code === 404 || err.code === 409)) return;
       throw err;

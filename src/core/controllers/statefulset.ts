@@ -7,7 +7,7 @@
 import { clone, type Obj } from '../registry/objects';
 import { labelSelectorFromObject, matchesLabels } from '../selectors/labels';
 import { ApiCallError, type ApiClient } from './client';
-import { claimPods } from './claim-pods';
+import { claimCandidates, claimPods } from './claim-pods';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { REVISION_HASH_LABEL, RevisionWriter, equalRevision, hashRevisionData, newRevisionObject, nextRevision, ownedRevisions, sortRevisions, templatePatch } from './controller-revision';
 import { EventRecorder } from './events';
@@ -79,7 +79,7 @@ export class StatefulSetController implements Controller {
   /** getPodsForStatefulSet: members by name that the selector matches, adopting orphans and releasing strays. */
   private async claimPods(set: Obj): Promise<Obj[]> {
     // ClaimPods with isMemberOf as the filter: an owned pod that is not `<set>-<n>` is released too.
-    const pods = await claimPods(this.client, set, 'apps/v1', 'StatefulSet', this.pods.list(), (pod) => selects(set, pod) && isMemberOf(set, pod));
+    const pods = await claimPods(this.client, set, 'apps/v1', 'StatefulSet', claimCandidates(this.pods, set), (pod) => selects(set, pod) && isMemberOf(set, pod));
     return pods.sort((a, b) => ordinalOf(a) - ordinalOf(b));
   }
 

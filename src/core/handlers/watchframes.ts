@@ -21,20 +21,27 @@ export function eventObjectText(ev: StoreEvent): string {
   return setStoredResourceVersion(ev.prevValue as string, ev.rev);
 }
 
-const lineCache = new WeakMap<StoreEvent, Map<string, string>>();
+/**
+ * The lines of the event being fanned out. Only the latest event's are kept: the hub hands one
+ * event to every watcher before the next, so that is all the sharing there is to have, and a
+ * cache keyed by every event the history window still holds kept a second, wrapped copy of each
+ * object's text for as long (decision 0044: 14 KB per pod of a rolled-out Deployment). A watcher
+ * replaying history encodes its lines again.
+ */
+let cachedEvent: StoreEvent | undefined;
+let cachedLines = new Map<string, string>();
 
-/** `{"type":"...","object":{...}}\n` for the event's own type, cached per event and prefix. */
+/** `{"type":"...","object":{...}}\n` for the event's own type, shared by the watchers of the event being delivered. */
 export function encodeJsonLine(ev: StoreEvent, type: WatchEventType, text: string, kind: string, apiVersion: string): string {
   const cacheKey = `${type}|${kind}|${apiVersion}`;
-  let m = lineCache.get(ev);
-  if (!m) {
-    m = new Map();
-    lineCache.set(ev, m);
+  if (cachedEvent !== ev) {
+    cachedEvent = ev;
+    cachedLines = new Map();
   }
-  let line = m.get(cacheKey);
+  let line = cachedLines.get(cacheKey);
   if (line === undefined) {
     line = `{"type":"${type}","object":${withTypeMeta(text, kind, apiVersion)}}\n`;
-    m.set(cacheKey, line);
+    cachedLines.set(cacheKey, line);
   }
   return line;
 }
