@@ -13,6 +13,7 @@ import { fork } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { childCaller } from './child-call';
 
 export type RelayConfig =
   | { kind: 'etcd'; servers: string[]; getKey: string; putPrefix: string; stored: string }
@@ -34,18 +35,7 @@ export async function startRelayServer(config: RelayConfig): Promise<RelayServer
     child.once('exit', (code) => reject(new Error(`relay server exited with code ${code}`)));
     child.once('message', (m) => resolve((m as { url: string }).url));
   });
-  let next = 0;
-  const call = (req: Omit<RelayMessage, 'id'>) =>
-    new Promise<void>((resolve) => {
-      const id = ++next;
-      const onMessage = (m: { id?: number }) => {
-        if (m.id !== id) return;
-        child.off('message', onMessage);
-        resolve();
-      };
-      child.on('message', onMessage);
-      child.send({ ...req, id });
-    });
+  const call = childCaller<Omit<RelayMessage, 'id'>>(child);
   return {
     url,
     setAnswers: (createBytes, getBytes) => call({ op: 'answers', createBytes, getBytes } as Omit<RelayMessage, 'id'>),

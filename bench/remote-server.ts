@@ -2,6 +2,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ServerProcessRequest } from './server-process';
+import { childCaller } from './child-call';
 
 export interface RemoteServer {
   apiUrl: string;
@@ -22,18 +23,7 @@ export async function startRemoteServer(): Promise<RemoteServer> {
     child.once('exit', (code) => reject(new Error(`bench server process exited with code ${code}`)));
     child.once('message', (m) => resolve(m as { apiUrl: string; floorUrl: string }));
   });
-  let next = 0;
-  const call = (req: Omit2<ServerProcessRequest>) =>
-    new Promise<void>((resolve) => {
-      const id = ++next;
-      const onMessage = (m: { id?: number }) => {
-        if (m.id !== id) return;
-        child.off('message', onMessage);
-        resolve();
-      };
-      child.on('message', onMessage);
-      child.send({ ...req, id });
-    });
+  const call = childCaller<Omit2<ServerProcessRequest>>(child);
   return {
     apiUrl: ready.apiUrl,
     floorUrl: ready.floorUrl,

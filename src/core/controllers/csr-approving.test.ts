@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { kubeletClientProblem, parseCsr } from './csr-request';
 import { startCluster, type ClusterTest } from '../testing/controllers';
+import { KUBELET_CLIENT_CSR } from '../testing/csr-fixtures';
 
 let t: ClusterTest | undefined;
 afterEach(async () => {
@@ -8,16 +9,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-// openssl req -new -newkey ec (P-256) -subj "/O=system:nodes/CN=system:node:node-1"
-const NODE_1 = `-----BEGIN CERTIFICATE REQUEST-----
-MIHwMIGWAgEAMDQxFTATBgNVBAoMDHN5c3RlbTpub2RlczEbMBkGA1UEAwwSc3lz
-dGVtOm5vZGU6bm9kZS0xMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEWXLtYkRg
-lxOnD3uQaUC/poR9bN8vfvfyAuHfwEBywa+jHOUl1YiQeITCtJaw3OTHcaz68ttF
-AJTExlYPP1RCF6AAMAoGCCqGSM49BAMCA0kAMEYCIQDYRycTxJy9VT1BGnd4MgZs
-mmnAL76n52RHU/jHK3EaEAIhAO1BLfwbojsA/Vroerh4h7N8IM2gpjmnoVNRrGUA
-7NyL
------END CERTIFICATE REQUEST-----
-`;
 // -subj "/O=devs/CN=bob" -addext "subjectAltName=DNS:bob.example.com,IP:10.1.2.3"
 const BOB = `-----BEGIN CERTIFICATE REQUEST-----
 MIIBDDCBsgIBADAdMQ0wCwYDVQQKDARkZXZzMQwwCgYDVQQDDANib2IwWTATBgcq
@@ -40,7 +31,7 @@ const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 
 describe('CSR parsing', () => {
   it('reads subject, organizations and subject alternative names as Go does', () => {
-    const node = parseCsr(b64(NODE_1));
+    const node = parseCsr(b64(KUBELET_CLIENT_CSR));
     expect(node).toMatchObject({ commonName: 'system:node:node-1', organizations: ['system:nodes'], dnsNames: [], ipAddresses: [], publicKeyAlgorithm: '1.2.840.10045.2.1', signatureAlgorithm: '1.2.840.10045.4.3.2' });
     const bob = parseCsr(b64(BOB));
     expect(bob).toMatchObject({ commonName: 'bob', organizations: ['devs'], dnsNames: ['bob.example.com'], ipAddresses: ['10.1.2.3'] });
@@ -49,7 +40,7 @@ describe('CSR parsing', () => {
   });
 
   it('IsKubeletClientCSR', () => {
-    const node = parseCsr(b64(NODE_1)) as any;
+    const node = parseCsr(b64(KUBELET_CLIENT_CSR)) as any;
     expect(kubeletClientProblem(node, ['digital signature', 'key encipherment', 'client auth'])).toBeUndefined();
     expect(kubeletClientProblem(node, ['client auth'])).toBe('usages did not match [client auth digital signature key encipherment]');
     expect(kubeletClientProblem(parseCsr(b64(BOB)) as any, ['client auth'])).toBe('subject organization is not system:nodes');
@@ -59,10 +50,10 @@ describe('CSR parsing', () => {
 describe('csrapproving', () => {
   it('approves a node renewing its own client certificate, and a kubelet client request of an authorized user; leaves the rest', async () => {
     t = await startCluster('csrapproving');
-    await t.post(CSRS, csr('self', NODE_1, 'kubernetes.io/kube-apiserver-client-kubelet'), { 'impersonate-user': 'system:node:node-1', 'impersonate-group': 'system:nodes' });
-    await t.post(CSRS, csr('by-admin', NODE_1, 'kubernetes.io/kube-apiserver-client-kubelet'));
+    await t.post(CSRS, csr('self', KUBELET_CLIENT_CSR, 'kubernetes.io/kube-apiserver-client-kubelet'), { 'impersonate-user': 'system:node:node-1', 'impersonate-group': 'system:nodes' });
+    await t.post(CSRS, csr('by-admin', KUBELET_CLIENT_CSR, 'kubernetes.io/kube-apiserver-client-kubelet'));
     await t.post(CSRS, csr('bob', BOB, 'kubernetes.io/kube-apiserver-client'));
-    await t.post(CSRS, csr('wrong-usages', NODE_1, 'kubernetes.io/kube-apiserver-client-kubelet', ['client auth', 'server auth']));
+    await t.post(CSRS, csr('wrong-usages', KUBELET_CLIENT_CSR, 'kubernetes.io/kube-apiserver-client-kubelet', ['client auth', 'server auth']));
     await t.settle();
     const conditions = async (name: string) => (await t!.get(`${CSRS}/${name}`)).json.status?.conditions;
     expect(await conditions('self')).toEqual([
