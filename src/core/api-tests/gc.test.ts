@@ -72,6 +72,21 @@ describe('background deletion (the default)', () => {
     await gone(`${CM}/${dep}`);
   });
 
+  it('an owner found alive is checked again after its delete: a dependent created later is collected', async () => {
+    const owner = await makeOwner();
+    const first = await makeDependent([ref(owner)]);
+    await settle();
+    // The collector knows the owner is alive now: a second dependent of it is kept without a check.
+    const second = await makeDependent([ref(owner)]);
+    await settle();
+    expect((await c.get(`${CM}/${second}`)).status).toBe(200);
+    expect((await c.del(`${CM}/${owner.name}`)).status).toBe(200);
+    await gone(`${CM}/${first}`);
+    await gone(`${CM}/${second}`);
+    const late = await makeDependent([ref(owner)]);
+    await gone(`${CM}/${late}`);
+  });
+
   it('a namespaced owner is looked up in the dependent namespace: a reference across namespaces is absent', async () => {
     const ns = uniqueName('gc-ns');
     expect((await c.post('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
@@ -116,6 +131,21 @@ describe('foreground deletion', () => {
     // The dependent's own finalizer is removed: it goes, then the owner does.
     expect((await c.put(`${CM}/${blocker}`, { ...held, metadata: { ...held.metadata, finalizers: [] } })).status).toBe(200);
     await gone(`${CM}/${blocker}`);
+    await gone(`${CM}/${owner.name}`);
+  });
+
+  it('a dependent created while its known owner waits in the foreground is collected', async () => {
+    const owner = await makeOwner();
+    const blocker = await makeDependent([ref(owner, { blockOwnerDeletion: true })], { finalizers: ['example.com/hold'] });
+    await settle();
+    expect((await c.del(`${CM}/${owner.name}`, { propagationPolicy: 'Foreground' })).status).toBe(200);
+    const late = await makeDependent([ref(owner)]);
+    await gone(`${CM}/${late}`);
+    const held = await eventually(async () => {
+      const b = (await c.get(`${CM}/${blocker}`)).json;
+      return b.metadata.deletionTimestamp ? b : undefined;
+    });
+    expect((await c.put(`${CM}/${blocker}`, { ...held, metadata: { ...held.metadata, finalizers: [] } })).status).toBe(200);
     await gone(`${CM}/${owner.name}`);
   });
 

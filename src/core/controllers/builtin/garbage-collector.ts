@@ -14,7 +14,8 @@ import { deleteObject, updateObject } from '../../registry/store';
 import { ApiError } from '../../meta/status';
 import type { Obj } from '../../registry/objects';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
-import { OwnerIndex, ownerRefsOf, type OwnerRef } from './owner-index';
+import { OwnerIndex, type OwnerRef } from './owner-index';
+import { ownerRefsOf } from './owner-refs-text';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../registry/deletion-finalizers';
 import type { Controller, ControllerContext } from '../controller';
 
@@ -39,6 +40,16 @@ export class GarbageCollector implements Controller {
   private generation = -1;
   private byPrefix = new Map<string, ServedResource>();
   private byKind = new Map<string, ServedResource>();
+  /**
+   * Owners a check found present and not being deleted, by storage key → uid (kube's graph holds
+   * every object; this holds the ones dependents named). A new dependent of one of them is not
+   * checked again: a thousand pods of one ReplicaSet cost one read of it, not a thousand reads of
+   * each pod and its owner. Forgotten at the owner's delete or deletion mark, which the watch
+   * delivers in order, after any write the check read.
+   */
+  private readonly liveOwners = new Map<string, string>();
+  /** Deletes and deletion marks seen: a check that read an owner before one of them must not record it. */
+  private forgets = 0;
 
   /** Indexes the stored references, checks every object that has some, and follows changes. */
   async start(context: ControllerContext): Promise<void> {
@@ -54,6 +65,7 @@ export class GarbageCollector implements Controller {
     this.watch?.cancel();
     this.watch = undefined;
     this.work?.clear();
+    this.liveOwners.clear();
   }
 
   private onEvent(ev: StoreEvent): void {
@@ -61,6 +73,7 @@ export class GarbageCollector implements Controller {
       this.observe(ev.key, ev.value as string);
       return;
     }
+    this.forget(ev.key);
     if (this.index.empty) return;
     // A deleted owner: its dependents may now be garbage.
     const uid = (JSON.parse(ev.prevValue as string) as Obj).metadata?.uid as string | undefined;
@@ -77,9 +90,25 @@ export class GarbageCollector implements Controller {
     const refs = ownerRefsOf(text);
     if (refs || this.index.refs(key).length) {
       // New references: their owners may not exist (kube checks them, and collects the object).
-      if (this.index.set(key, refs).length) this.enqueue('dependent', key);
+      const added = this.index.set(key, refs);
+      if (added.length && !added.every((ref) => this.knownLive(ref, key))) this.enqueue('dependent', key);
     }
-    if (text.includes('"deletionTimestamp"') && (text.includes(`"${FOREGROUND_FINALIZER}"`) || text.includes(`"${ORPHAN_FINALIZER}"`))) this.enqueue('owner', key);
+    if (text.includes('"deletionTimestamp"')) {
+      this.forget(key);
+      if (text.includes(`"${FOREGROUND_FINALIZER}"`) || text.includes(`"${ORPHAN_FINALIZER}"`)) this.enqueue('owner', key);
+    }
+  }
+
+  private forget(key: string): void {
+    this.forgets++;
+    this.liveOwners.delete(key);
+  }
+
+  /** The reference names an owner a check found present, and nothing since said it went or is going. */
+  private knownLive(ref: OwnerRef, depKey: string): boolean {
+    const dep = this.locate(depKey);
+    const owner = dep && this.resolveOwner(ref, dep);
+    return !!owner && this.liveOwners.get(objectKey(owner.r, owner.ns, ref.name)) === ref.uid;
   }
 
   private enqueue(kind: TaskKind, key: string): void {
@@ -144,10 +173,16 @@ export class GarbageCollector implements Controller {
     for (const ref of refs) {
       const owner = this.resolveOwner(ref, loc);
       if (!owner) return;
-      const o = (await this.read(objectKey(owner.r, owner.ns, ref.name)))?.metadata;
+      const ownerKey = objectKey(owner.r, owner.ns, ref.name);
+      const forgets = this.forgets;
+      const o = (await this.read(ownerKey))?.metadata;
       if (!o || o.uid !== ref.uid) gone.push(ref);
       else if (o.deletionTimestamp && Array.isArray(o.finalizers) && o.finalizers.includes(FOREGROUND_FINALIZER)) waiting.push(ref);
-      else solid.push(ref);
+      else {
+        solid.push(ref);
+        // Unless its delete or deletion mark arrived while the read was answered.
+        if (!o.deletionTimestamp && forgets === this.forgets) this.liveOwners.set(ownerKey, o.uid);
+      }
     }
     if (solid.length) {
       // Kept by a live owner; references to owners that are gone (or waiting on it) are dropped.

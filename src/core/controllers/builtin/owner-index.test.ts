@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OwnerIndex, ownerRefsOf } from './owner-index';
+import { OwnerIndex } from './owner-index';
 
 const ref = (uid: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: uid, uid });
 
@@ -17,9 +17,11 @@ describe('OwnerIndex', () => {
     ix.set('/core/configmaps/ns/a', undefined);
     expect(ix.empty).toBe(true);
   });
-  it('reads references from stored text only when the text has the key', () => {
-    expect(ownerRefsOf('{"metadata":{"name":"x"},"data":{"k":"\\"ownerReferences\\""}}')).toBeUndefined();
-    expect(ownerRefsOf(JSON.stringify({ metadata: { name: 'x', ownerReferences: [ref('u')] } }))).toEqual([ref('u')]);
-    expect(ownerRefsOf(JSON.stringify({ metadata: { name: 'x', ownerReferences: [] } }))).toBeUndefined();
+  it('keeps the latest copy of unchanged references without reporting them again', () => {
+    const ix = new OwnerIndex();
+    ix.set('/core/pods/ns/p', [ref('u1')]);
+    expect(ix.set('/core/pods/ns/p', [{ ...ref('u1'), blockOwnerDeletion: true }])).toEqual([]);
+    expect(ix.refs('/core/pods/ns/p')).toEqual([{ ...ref('u1'), blockOwnerDeletion: true }]);
+    expect(ix.dependents('u1')).toEqual(['/core/pods/ns/p']);
   });
 });

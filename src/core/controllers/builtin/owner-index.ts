@@ -1,8 +1,7 @@
 // Who depends on whom: every stored object's metadata.ownerReferences, indexed by owner uid, so
 // the garbage collector finds an owner's dependents without scanning the store. Fed from store
-// events; objects without references (nearly all) cost one substring test per write.
-import type { Obj } from '../../registry/objects';
-
+// events; objects without references (nearly all) cost one substring test per write, and the
+// references of the others are read out of their text (owner-refs-text.ts).
 export interface OwnerRef {
   apiVersion: string;
   kind: string;
@@ -10,14 +9,6 @@ export interface OwnerRef {
   uid: string;
   controller?: boolean;
   blockOwnerDeletion?: boolean;
-}
-
-/** The object's owner references, or undefined when its text has none. */
-export function ownerRefsOf(text: string): OwnerRef[] | undefined {
-  // A key in the text: inside JSON strings every quote is escaped.
-  if (!text.includes('"ownerReferences"')) return undefined;
-  const refs = (JSON.parse(text) as Obj).metadata?.ownerReferences;
-  return Array.isArray(refs) && refs.length > 0 ? (refs as OwnerRef[]) : undefined;
 }
 
 export class OwnerIndex {
@@ -44,6 +35,11 @@ export class OwnerIndex {
     const before = this.refsByKey.get(key);
     if (!refs || refs.length === 0) {
       if (before) this.remove(key);
+      return [];
+    }
+    // A pod is written several times with the same references: nothing to relink.
+    if (before && before.length === refs.length && before.every((r, i) => r.uid === refs[i].uid)) {
+      this.refsByKey.set(key, [...refs]);
       return [];
     }
     const known = new Set(before?.map((r) => r.uid));

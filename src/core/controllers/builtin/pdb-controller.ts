@@ -27,9 +27,17 @@ export class PdbStatusController implements Controller {
     if (!pdbs || !pods || this.watches.length) return;
     const { kvs, rev } = await this.ctx.mvcc.range(pdbs.keyPrefix);
     for (const kv of kvs) namespaces.push((JSON.parse(kv.value) as Obj).metadata?.namespace);
-    const onEvent = (prefix: string) => (ev: StoreEvent) => namespaces.push(ev.key.slice(prefix.length).split('/')[0]);
+    const onEvent = (prefix: string) => (ev: StoreEvent) => namespaces.push(ev.key.slice(prefix.length, ev.key.indexOf('/', prefix.length)));
     this.watches.push(this.ctx.mvcc.watch(pdbs.keyPrefix, rev, onEvent(pdbs.keyPrefix)));
-    this.watches.push(this.ctx.mvcc.watch(pods.keyPrefix, rev, onEvent(pods.keyPrefix)));
+    // A pod change matters only to a namespace with a budget (kube's disruption controller syncs
+    // the budgets selecting the pod); the key index says whether there is one without a read. A
+    // budget created later queues its namespace through its own event, and sees every pod then.
+    this.watches.push(
+      this.ctx.mvcc.watch(pods.keyPrefix, rev, (ev) => {
+        const ns = ev.key.slice(pods.keyPrefix.length, ev.key.indexOf('/', pods.keyPrefix.length));
+        if (this.ctx.mvcc.count(`${pdbs.keyPrefix}${ns}/`) > 0) namespaces.push(ns);
+      }),
+    );
   }
 
   stop(): void {
@@ -42,6 +50,7 @@ export class PdbStatusController implements Controller {
     const pdbs = pdbResource(this.ctx);
     const podsR = this.ctx.catalog.lookup('', 'v1', 'pods');
     if (!pdbs || !podsR) return;
+    if (this.ctx.mvcc.count(`${pdbs.keyPrefix}${ns}/`) === 0) return;
     const budgets = await namespaceObjects(this.ctx, pdbs, ns);
     if (!budgets.length) return;
     const pods = await namespaceObjects(this.ctx, podsR, ns);

@@ -28,7 +28,15 @@ export class QuotaStatusController implements Controller {
     for (const kv of kvs) namespaces.push((JSON.parse(kv.value) as Obj).metadata?.namespace);
     for (const key of Object.keys(COUNTED)) {
       const r = served(this.ctx, key);
-      if (r) this.watches.push(this.ctx.mvcc.watch(r.keyPrefix, rev, (ev: StoreEvent) => namespaces.push(ev.key.slice(r.keyPrefix.length).split('/')[0])));
+      if (!r) continue;
+      // Most namespaces have no quota, which the key index says without queueing a pass; a quota
+      // created later queues its namespace through its own event and counts everything then.
+      this.watches.push(
+        this.ctx.mvcc.watch(r.keyPrefix, rev, (ev: StoreEvent) => {
+          const ns = ev.key.slice(r.keyPrefix.length, ev.key.indexOf('/', r.keyPrefix.length));
+          if (r.keyPrefix === quotas.keyPrefix || this.ctx.mvcc.count(`${quotas.keyPrefix}${ns}/`) > 0) namespaces.push(ns);
+        }),
+      );
     }
   }
 
