@@ -15,7 +15,7 @@ import { ApiError } from '../../meta/status';
 import type { Obj } from '../../registry/objects';
 import type { StoreEvent, WatchHandle } from '../../storage/types';
 import { OwnerIndex, type OwnerRef } from './owner-index';
-import { ownerRefsOf } from './owner-refs-text';
+import { ownerRefsOf, uidOf } from './owner-refs-text';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../registry/deletion-finalizers';
 import type { Controller, ControllerContext } from '../controller';
 
@@ -76,7 +76,7 @@ export class GarbageCollector implements Controller {
     this.forget(ev.key);
     if (this.index.empty) return;
     // A deleted owner: its dependents may now be garbage.
-    const uid = (JSON.parse(ev.prevValue as string) as Obj).metadata?.uid as string | undefined;
+    const uid = uidOf(ev.prevValue as string);
     if (uid) for (const dep of this.index.dependents(uid)) this.enqueue('dependent', dep);
     // A deleted dependent: an owner deleted in the foreground may have been waiting for it.
     const dep = this.locate(ev.key);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownerRefsOf } from './owner-refs-text';
+import { ownerRefsOf, uidOf } from './owner-refs-text';
 
 const ref = (uid: string) => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `rs-${uid}`, uid, controller: true, blockOwnerDeletion: true });
 
@@ -35,5 +35,15 @@ describe('ownerRefsOf', () => {
   it('finds the object\'s own references next to a template\'s', () => {
     expect(ownerRefsOf(texts["a template first, then the object's own"])?.map((r) => r.uid)).toEqual(['own']);
     expect(ownerRefsOf(texts['a pod as stored'])?.map((r) => r.uid)).toEqual(['u1', 'u2']);
+  });
+});
+
+describe('uidOf', () => {
+  it('reads metadata.uid, not a uid elsewhere', () => {
+    expect(uidOf(JSON.stringify({ kind: 'Pod', spec: { uid: 'no' }, metadata: { name: 'p', ownerReferences: [ref('r')], uid: 'yes' } }))).toBe('yes');
+    expect(uidOf(JSON.stringify({ metadata: { name: 'p' }, spec: { uid: 'no' } }))).toBeUndefined();
+    expect(uidOf(JSON.stringify({ spec: { uid: 'no' } }))).toBeUndefined();
+    expect(uidOf('{"metadata":{"u\\u0069d":"escaped"}}')).toBe('escaped');
+    expect(uidOf('{"metadata":{"uid":"a\\"b"}}')).toBe('a"b');
   });
 });

@@ -100,6 +100,17 @@ export function ownerRefsOf(text: string): OwnerRef[] | undefined {
   return refsOrUndefined(JSON.parse(text.slice(at, end)));
 }
 
+/** metadata.uid, read the same way (a delete tells the collector only the old text). */
+export function uidOf(text: string): string | undefined {
+  const meta = findKey(text, skipWs(text, 0), 'metadata');
+  const at = meta !== undefined && meta >= 0 && text.charCodeAt(meta) === 123 ? findKey(text, meta, 'uid') : undefined;
+  if (at === undefined) return (JSON.parse(text) as Obj).metadata?.uid as string | undefined;
+  if (at < 0) return undefined;
+  const end = skipValue(text, at);
+  const uid: unknown = end < 0 ? (JSON.parse(text) as Obj).metadata?.uid : JSON.parse(text.slice(at, end));
+  return typeof uid === 'string' ? uid : undefined;
+}
+
 /** What the scanner cannot read is parsed whole (and malformed text throws, as it always did). */
 function fullParse(text: string): OwnerRef[] | undefined {
   return refsOrUndefined((JSON.parse(text) as Obj).metadata?.ownerReferences);
