@@ -6,6 +6,7 @@ import type { Obj } from '../registry/objects';
 import { ApiClient, type WatchEvent } from './client';
 import type { Clock } from './clock';
 import { InformerIndexes, type IndexFunc } from './informer-index';
+import { stripManagedFields } from './informer-transform';
 
 export interface InformerHandlers {
   onAdd?(obj: Obj): void;
@@ -122,24 +123,26 @@ export class Informer {
       // 410 Gone and the like: the stream ends next; the relist then catches up.
       return;
     }
-    const key = keyOf(e.object);
+    const obj = stripManagedFields(e.object);
+    const key = keyOf(obj);
     const old = this.cache.get(key);
     if (e.type === 'DELETED') {
       this.store(key, old, undefined);
-      for (const h of this.handlers) h.onDelete?.(e.object);
+      for (const h of this.handlers) h.onDelete?.(obj);
       return;
     }
-    this.store(key, old, e.object);
+    this.store(key, old, obj);
     for (const h of this.handlers) {
-      if (old) h.onUpdate?.(e.object, old);
-      else h.onAdd?.(e.object);
+      if (old) h.onUpdate?.(obj, old);
+      else h.onAdd?.(obj);
     }
   }
 
   /** A relist: objects gone since the last view are deleted, the rest added or updated. */
   private replace(items: Obj[]): void {
     const seen = new Set<string>();
-    for (const obj of items) {
+    for (const item of items) {
+      const obj = stripManagedFields(item);
       const key = keyOf(obj);
       seen.add(key);
       const old = this.cache.get(key);
