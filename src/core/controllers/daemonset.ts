@@ -17,6 +17,7 @@ import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
 import { controllerRefOf, ownerRefTo, podFromTemplate } from './pods';
 import { KeyQueue } from './queue';
+import { followOwnedPods, PodExpectations } from './owned-pods';
 
 const API = '/apis/apps/v1';
 /** The daemonset controller's burstReplicas. */
@@ -36,7 +37,7 @@ export class DaemonSetController implements Controller {
   private revisions!: Informer;
   private queue!: KeyQueue;
   /** Creates and deletes made and not yet seen by the pod informer (kube's expectations), per DaemonSet key. */
-  private readonly expectations = new Map<string, { adds: number; deletes: Set<string> }>();
+  private readonly expectations = new PodExpectations();
   /** Per DaemonSet and node: when a failed pod was last deleted, and the back-off since. */
   private readonly backoff = new Map<string, { at: number; delay: number }>();
 
@@ -51,10 +52,15 @@ export class DaemonSetController implements Controller {
     this.nodes = await ctx.informer('/api/v1/nodes');
     this.revisions = await ctx.informer(`${API}/controllerrevisions`);
     const enqueue = (ds: Obj) => this.queue.add(keyOf(ds));
-    this.sets.addHandlers({ onAdd: enqueue, onUpdate: enqueue, onDelete: (ds) => this.expectations.delete(keyOf(ds)) });
+    this.sets.addHandlers({ onAdd: enqueue, onUpdate: enqueue, onDelete: (ds) => this.expectations.forget(keyOf(ds)) });
     const enqueueAll = () => this.sets.list().forEach(enqueue);
     this.nodes.addHandlers({ onAdd: enqueueAll, onUpdate: (n, old) => nodeChanged(n, old) && enqueueAll(), onDelete: enqueueAll });
-    this.pods.addHandlers({ onAdd: (p) => this.onPod(p, 'add'), onUpdate: (p, old) => (this.onPod(p, 'update'), controllerRefOf(old)?.uid !== controllerRefOf(p)?.uid && this.onPod(old, 'update')), onDelete: (p) => this.onPod(p, 'delete') });
+    followOwnedPods(this.pods, {
+      kind: 'DaemonSet',
+      enqueue: (key) => this.queue.add(key),
+      expectations: this.expectations,
+      adopters: (pod) => this.sets.list().filter((ds) => ds.metadata.namespace === pod.metadata?.namespace && selects(ds, pod)).map(keyOf),
+    });
     const onRevision = (cr: Obj) => {
       const ref = controllerRefOf(cr);
       if (ref?.kind === 'DaemonSet') this.queue.add(`${cr.metadata.namespace}/${ref.name}`);
@@ -64,22 +70,6 @@ export class DaemonSetController implements Controller {
 
   stop(): void {
     this.queue?.stop();
-  }
-
-  private onPod(pod: Obj, what: 'add' | 'update' | 'delete'): void {
-    const ref = controllerRefOf(pod);
-    const ns = String(pod.metadata?.namespace);
-    if (ref) {
-      if (ref.kind !== 'DaemonSet') return;
-      const key = `${ns}/${ref.name}`;
-      const exp = this.expectations.get(key);
-      if (exp && what === 'add' && exp.adds > 0) exp.adds--;
-      if (exp && what === 'delete') exp.deletes.delete(String(pod.metadata.uid));
-      this.queue.add(key);
-      return;
-    }
-    if (what === 'delete') return;
-    for (const ds of this.sets.list()) if (ds.metadata.namespace === ns && selects(ds, pod)) this.queue.add(keyOf(ds));
   }
 
   /**
@@ -100,11 +90,6 @@ export class DaemonSetController implements Controller {
     return true;
   }
 
-  private satisfied(key: string): boolean {
-    const exp = this.expectations.get(key);
-    return !exp || (exp.adds <= 0 && exp.deletes.size === 0);
-  }
-
   private async sync(key: string): Promise<void> {
     const cached = this.sets.get(key);
     if (!cached) return;
@@ -118,10 +103,10 @@ export class DaemonSetController implements Controller {
     const { cur, old } = await this.constructHistory(ds);
     const hash = String(cur.metadata.labels?.[POD_REVISION_LABEL] ?? cur.metadata.name);
     const pods = await this.claimPods(ds);
-    if (!this.satisfied(key) || ds.metadata.deletionTimestamp) return this.writeStatus(ds, nodes, pods, hash, false);
+    if (!this.expectations.satisfied(key) || ds.metadata.deletionTimestamp) return this.writeStatus(ds, nodes, pods, hash, false);
     const plan = managePlan(ds, nodes, nodesToPods(pods), hash, (node) => this.failedPodBackoff(key, node));
     await this.syncNodes(ds, key, plan, hash);
-    if (this.satisfied(key) && (ds.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
+    if (this.expectations.satisfied(key) && (ds.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
       await this.syncNodes(ds, key, rollingUpdatePlan(ds, nodes, nodesToPods(pods), hash, this.ctx.clock.now()), hash);
     }
     await this.cleanupHistory(ds, old, pods);
@@ -182,8 +167,7 @@ export class DaemonSetController implements Controller {
     const podsByName = new Map(this.pods.list().filter((p) => p.metadata.namespace === ds.metadata.namespace).map((p) => [String(p.metadata.name), p]));
     const victims = plan.delete.slice(0, BURST_REPLICAS).map((n) => podsByName.get(n)).filter((p): p is Obj => Boolean(p));
     if (!create.length && !victims.length) return;
-    const exp = { adds: create.length, deletes: new Set(victims.map((p) => String(p.metadata.uid))) };
-    this.expectations.set(key, exp);
+    const exp = this.expectations.expect(key, create.length, victims.map((p) => String(p.metadata.uid)));
     const ns = String(ds.metadata.namespace);
     const template = daemonPodTemplate(ds, hash);
     const owner = ownerRefTo(ds, 'apps/v1', 'DaemonSet');
@@ -203,12 +187,12 @@ export class DaemonSetController implements Controller {
         if (r.status === 'fulfilled') await this.events.record(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.metadata.name}`);
         else {
           failed++;
-          exp.adds--;
+          exp.pendingAdds--;
           await this.events.record(ds, 'Warning', 'FailedCreate', `Error creating: ${r.reason instanceof Error ? r.reason.message.replace(/^POST \S+: \d+ /, '') : String(r.reason)}`);
         }
       }
       if (failed) {
-        exp.adds -= remaining.length;
+        exp.pendingAdds -= remaining.length;
         throw new Error(`failed to create ${failed} daemon pods`);
       }
     }

@@ -17,17 +17,13 @@ import { keyOf, type Informer } from './informer';
 import { BACKOFF_LIMIT_EXCEEDED, DEADLINE_EXCEEDED, deadlineLeftMs, ensureCondition, isJobFinished, jobBackOffMs, newCondition, pastBackoffLimitOnFailure } from './job-conditions';
 import { COMPLETION_INDEX_ANNOTATION, duplicatedIndexPods, firstPendingIndexes, formatIndexes, isIndexedJob, succeededIndexes, withCompletionIndexEnv } from './job-indexes';
 import { Requeue } from './job-requeue';
-import { controllerRefOf, deletionOrder, isActivePod, ownerRefTo, podFromTemplate } from './pods';
+import { deletionOrder, isActivePod, ownerRefTo, podFromTemplate } from './pods';
 import { podsControlledBy } from './claim-pods';
 import { KeyQueue } from './queue';
+import { followOwnedPods, PodExpectations } from './owned-pods';
 
 /** MaxPodCreateDeletePerSync. */
 const MAX_PER_SYNC = 500;
-
-interface Expectations {
-  pendingAdds: number;
-  deletes: Set<string>;
-}
 
 export class JobController implements Controller {
   readonly name = 'job';
@@ -38,7 +34,7 @@ export class JobController implements Controller {
   private pods!: Informer;
   private queue!: KeyQueue;
   private requeue!: Requeue;
-  private readonly expectations = new Map<string, Expectations>();
+  private readonly expectations = new PodExpectations();
   /** Per Job: failures seen so far in a row (the queue's requeue count) and when a replacement may start. */
   private readonly backoff = new Map<string, { requeues: number; until: number }>();
 
@@ -55,11 +51,7 @@ export class JobController implements Controller {
       onUpdate: (job) => this.queue.add(keyOf(job)),
       onDelete: (job) => this.forget(keyOf(job)),
     });
-    this.pods.addHandlers({
-      onAdd: (pod) => this.onPod(pod, 'add'),
-      onUpdate: (pod) => this.onPod(pod, 'update'),
-      onDelete: (pod) => this.onPod(pod, 'delete'),
-    });
+    followOwnedPods(this.pods, { kind: 'Job', enqueue: (key) => this.queue.add(key), expectations: this.expectations });
   }
 
   stop(): void {
@@ -68,24 +60,9 @@ export class JobController implements Controller {
   }
 
   private forget(key: string): void {
-    this.expectations.delete(key);
+    this.expectations.forget(key);
     this.backoff.delete(key);
     this.requeue.cancel(key);
-  }
-
-  private onPod(pod: Obj, what: 'add' | 'update' | 'delete'): void {
-    const ref = controllerRefOf(pod);
-    if (ref?.kind !== 'Job') return;
-    const key = `${pod.metadata.namespace}/${ref.name}`;
-    const exp = this.expectations.get(key);
-    if (exp && what === 'add' && exp.pendingAdds > 0) exp.pendingAdds--;
-    if (exp && what === 'delete') exp.deletes.delete(String(pod.metadata.uid));
-    this.queue.add(key);
-  }
-
-  private satisfied(key: string): boolean {
-    const exp = this.expectations.get(key);
-    return !exp || (exp.pendingAdds <= 0 && exp.deletes.size === 0);
   }
 
   /** syncJob, legacy tracking. */
@@ -138,7 +115,7 @@ export class JobController implements Controller {
       activeCount = 0;
     } else {
       let managed = false;
-      if (this.satisfied(key) && !job.metadata.deletionTimestamp) {
+      if (this.expectations.satisfied(key) && !job.metadata.deletionTimestamp) {
         activeCount = await this.manage(job, key, active, succeeded, doneIndexes, now);
         managed = true;
       }
@@ -230,8 +207,7 @@ export class JobController implements Controller {
   /** Creates `count` pods in slow-start batches (1, 2, 4, ...); returns how many were created. */
   private async createPods(job: Obj, key: string, count: number, indexes: number[]): Promise<number> {
     const ns = String(job.metadata.namespace);
-    const exp: Expectations = { pendingAdds: count, deletes: new Set() };
-    this.expectations.set(key, exp);
+    const exp = this.expectations.expect(key, count);
     const owner = ownerRefTo(job, 'batch/v1', 'Job');
     const template = isIndexedJob(job) ? withCompletionIndexEnv(job.spec.template) : job.spec.template;
     let created = 0;
@@ -270,8 +246,9 @@ export class JobController implements Controller {
 
   /** Deletes pods (events SuccessfulDelete); returns how many are gone. */
   private async deletePods(job: Obj, key: string, pods: Obj[], expect: boolean): Promise<number> {
-    const exp: Expectations = { pendingAdds: 0, deletes: new Set(pods.map((p) => String(p.metadata.uid))) };
-    if (expect) this.expectations.set(key, exp);
+    const uids = pods.map((p) => String(p.metadata.uid));
+    // Deletes not expected (a finished Job's leftovers) are counted in a record no sync waits on.
+    const exp = expect ? this.expectations.expect(key, 0, uids) : { pendingAdds: 0, deletes: new Set(uids) };
     let removed = 0;
     await Promise.all(
       pods.map(async (pod) => {

@@ -8,11 +8,12 @@ import { ApiCallError, type ApiClient } from './client';
 import { controllerServiceAccount, type Controller, type ControllerContext } from './controller';
 import { EventRecorder } from './events';
 import { keyOf, type Informer } from './informer';
-import { controllerRefOf, deletionOrder, isActivePod, isPodAvailable, isPodReady, ownerRefTo, podFromTemplate } from './pods';
+import { deletionOrder, isActivePod, isPodAvailable, isPodReady, ownerRefTo, podFromTemplate } from './pods';
 import { KeyQueue } from './queue';
 import { claimCandidates } from './claim-pods';
 import { podFacts, PodMemo } from './pod-memo';
 import { rfc3339Seconds } from './clock';
+import { followOwnedPods, PodExpectations } from './owned-pods';
 
 /** kube's burstReplicas: at most this many creates or deletes per sync. */
 const BURST_REPLICAS = 500;
@@ -45,7 +46,7 @@ export class ReplicaSetController implements Controller {
   private pods!: Informer;
   private queue!: KeyQueue;
   /** Creates and deletes made and not yet seen by the pod informer (kube's expectations), per ReplicaSet key. */
-  private readonly expectations = new Map<string, { adds: Set<string>; deletes: Set<string>; pendingAdds: number }>();
+  private readonly expectations = new PodExpectations();
   /** Per pod object: does it match the selector (keyed by the selector's text), and carry the template's labels. */
   private readonly selected = new PodMemo<boolean>();
   private readonly fullyLabeled = new PodMemo<boolean>();
@@ -61,43 +62,18 @@ export class ReplicaSetController implements Controller {
     this.queue = ctx.queue(new KeyQueue(this.of.account, ctx.clock, (key) => this.sync(key)));
     this.replicaSets = await ctx.informer(this.of.collection);
     this.pods = await ctx.informer('/api/v1/pods');
-    this.replicaSets.addHandlers({ onAdd: (rs) => this.queue.add(keyOf(rs)), onUpdate: (rs) => this.queue.add(keyOf(rs)), onDelete: (rs) => this.expectations.delete(keyOf(rs)) });
-    this.pods.addHandlers({
-      onAdd: (pod) => this.onPod(pod, 'add'),
-      onUpdate: (pod, old) => {
-        this.onPod(pod, 'update');
-        if (controllerRefOf(old)?.uid !== controllerRefOf(pod)?.uid) this.onPod(old, 'update');
-      },
-      onDelete: (pod) => this.onPod(pod, 'delete'),
+    this.replicaSets.addHandlers({ onAdd: (rs) => this.queue.add(keyOf(rs)), onUpdate: (rs) => this.queue.add(keyOf(rs)), onDelete: (rs) => this.expectations.forget(keyOf(rs)) });
+    followOwnedPods(this.pods, {
+      kind: this.of.kind,
+      enqueue: (key) => this.queue.add(key),
+      expectations: this.expectations,
+      // An orphan: any ReplicaSet whose selector matches may adopt it.
+      adopters: (pod) => this.replicaSets.list().filter((rs) => rs.metadata.namespace === pod.metadata?.namespace && selectorOf(rs, this.of.kind === 'ReplicationController')(pod)).map(keyOf),
     });
   }
 
   stop(): void {
     this.queue?.stop();
-  }
-
-  private onPod(pod: Obj, what: 'add' | 'update' | 'delete'): void {
-    const ref = controllerRefOf(pod);
-    const ns = String(pod.metadata?.namespace);
-    if (ref) {
-      if (ref.kind !== this.of.kind) return;
-      const key = `${ns}/${ref.name}`;
-      const exp = this.expectations.get(key);
-      if (exp && what === 'add' && exp.pendingAdds > 0) exp.pendingAdds--;
-      if (exp && what === 'delete') exp.deletes.delete(String(pod.metadata.uid));
-      this.queue.add(key);
-      return;
-    }
-    // An orphan: any ReplicaSet whose selector matches may adopt it.
-    if (what === 'delete') return;
-    for (const rs of this.replicaSets.list()) {
-      if (rs.metadata.namespace === ns && selectorOf(rs, this.of.kind === 'ReplicationController')(pod)) this.queue.add(keyOf(rs));
-    }
-  }
-
-  private satisfied(key: string): boolean {
-    const exp = this.expectations.get(key);
-    return !exp || (exp.pendingAdds <= 0 && exp.deletes.size === 0);
   }
 
   private async sync(key: string): Promise<void> {
@@ -111,7 +87,7 @@ export class ReplicaSetController implements Controller {
     for (const p of pods) if (podFacts(p).active) active.push(p);
     // A failed create or delete is reported in a ReplicaFailure condition, then retried.
     let manageError: Error | undefined;
-    if (this.satisfied(key) && !rs.metadata.deletionTimestamp) {
+    if (this.expectations.satisfied(key) && !rs.metadata.deletionTimestamp) {
       try {
         await this.manageReplicas(rs, key, active);
       } catch (err) {
@@ -168,8 +144,7 @@ export class ReplicaSetController implements Controller {
     const ns = String(rs.metadata.namespace);
     if (diff < 0) {
       const count = Math.min(-diff, BURST_REPLICAS);
-      const exp = { adds: new Set<string>(), deletes: new Set<string>(), pendingAdds: count };
-      this.expectations.set(key, exp);
+      const exp = this.expectations.expect(key, count);
       const owner = ownerRefTo(rs, this.of.apiVersion, this.of.kind);
       // Slow start, as kube's: batches of 1, 2, 4, ... so a failing create does not repeat hundreds of times.
       let remaining = count;
@@ -197,8 +172,7 @@ export class ReplicaSetController implements Controller {
       }
     } else if (diff > 0) {
       const victims = [...active].sort(deletionOrder).slice(0, Math.min(diff, BURST_REPLICAS));
-      const exp = { adds: new Set<string>(), deletes: new Set(victims.map((p) => String(p.metadata.uid))), pendingAdds: 0 };
-      this.expectations.set(key, exp);
+      const exp = this.expectations.expect(key, 0, victims.map((p) => String(p.metadata.uid)));
       await Promise.all(
         victims.map(async (pod) => {
           try {

@@ -15,6 +15,7 @@ import { keyOf, type Informer } from './informer';
 import { controllerRefOf, ownerRefTo } from './pods';
 import { KeyQueue } from './queue';
 import { applyRevision, claimsFor, identityMatches, isCreated, isFailed, isHealthy, isMemberOf, isRunningAndAvailable, isRunningAndReady, isTerminating, newStatefulSetPod, ordinalOf, POD_NAME_LABEL, podRevision, usesCurrentRevision } from './statefulset-pods';
+import { followOwnedPods } from './owned-pods';
 
 const API = '/apis/apps/v1';
 
@@ -40,17 +41,16 @@ export class StatefulSetController implements Controller {
     this.revisions = await ctx.informer(`${API}/controllerrevisions`);
     const enqueue = (s: Obj) => this.queue.add(keyOf(s));
     this.sets.addHandlers({ onAdd: enqueue, onUpdate: enqueue });
-    const onOwned = (obj: Obj) => {
-      const ref = controllerRefOf(obj);
-      if (ref?.kind === 'StatefulSet') this.queue.add(`${obj.metadata.namespace}/${ref.name}`);
-      else if (!ref) for (const s of this.sets.list()) if (s.metadata.namespace === obj.metadata.namespace && selects(s, obj)) enqueue(s);
-    };
     // A revision made or renumbered brings its set back (a stale cache made the write conflict).
     const onRevision = (cr: Obj) => {
       const ref = controllerRefOf(cr);
       if (ref?.kind === 'StatefulSet') this.queue.add(`${cr.metadata.namespace}/${ref.name}`);
     };
-    this.pods.addHandlers({ onAdd: onOwned, onUpdate: (p, old) => (onOwned(p), controllerRefOf(old)?.uid !== controllerRefOf(p)?.uid && onOwned(old)), onDelete: onOwned });
+    followOwnedPods(this.pods, {
+      kind: 'StatefulSet',
+      enqueue: (key) => this.queue.add(key),
+      adopters: (pod) => this.sets.list().filter((s) => s.metadata.namespace === pod.metadata?.namespace && selects(s, pod)).map(keyOf),
+    });
     this.revisions.addHandlers({ onAdd: onRevision, onUpdate: onRevision, onDelete: onRevision });
   }
 
