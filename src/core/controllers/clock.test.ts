@@ -68,6 +68,17 @@ describe('PlaygroundClock', () => {
     clock.dispose();
   });
 
+  it('can start paused: no wall time passes into cluster time before the first resume', () => {
+    const w = wall();
+    const clock = new PlaygroundClock({ start: 500, paused: true, wallNow: w.now });
+    w.move(7);
+    expect(clock.state()).toMatchObject({ now: 500, paused: true });
+    clock.resume();
+    w.move(3);
+    expect(clock.now()).toBe(503);
+    clock.dispose();
+  });
+
   it('fires timers in time order, each at its own time, when stepped while paused', () => {
     const w = wall();
     const clock = new PlaygroundClock({ start: 0, wallNow: w.now });

@@ -121,11 +121,13 @@ export class PlaygroundClock implements SteppableClock {
   private armed: ReturnType<typeof setTimeout> | undefined;
   private readonly wallNow: () => number;
 
-  constructor(opts: { speed?: number; start?: number; wallNow?: () => number } = {}) {
+  /** `paused`: starts paused at `start` (pausing after construction could let a millisecond pass). */
+  constructor(opts: { speed?: number; start?: number; paused?: boolean; wallNow?: () => number } = {}) {
     this.wallNow = opts.wallNow ?? (() => Date.now());
     this.baseWall = this.wallNow();
     this.baseCluster = opts.start ?? this.baseWall;
     this.currentSpeed = checkSpeed(opts.speed ?? 1);
+    this.isPaused = opts.paused ?? false;
   }
 
   now(): number {

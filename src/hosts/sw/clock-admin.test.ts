@@ -29,8 +29,7 @@ async function setup(settings: Record<string, unknown> = {}) {
   const indexedDB = new IDBFactory();
   const store: SettingsStore = createSettingsStore({ dbName: 'settings', indexedDB });
   await store.save({ ...DEFAULT_HOST_SETTINGS, kubeletDelay: '5s', nodes: 2, ...settings });
-  const clock = new PlaygroundClock({ start: START });
-  clock.pause();
+  const clock = new PlaygroundClock({ start: START, paused: true });
   const runtime = createApiRuntime({ dbName: 'cluster', forceMemory: true, api: {}, settings: () => startupOptions(store, (e) => { throw new Error(e); }, clock) });
   open = { runtime, clock };
   const admin = createClockAdmin(runtime, clock, store);

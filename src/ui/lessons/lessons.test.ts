@@ -36,8 +36,7 @@ function readStream(body: { start(sink: { write(c: string | Uint8Array): boolean
 
 async function coreFetch(lesson: Lesson): Promise<{ fetch: Fetch; step(ms: number): Promise<void>; close(): Promise<void> }> {
   const historyWindow = lesson.apiSettings?.historyWindow;
-  const clock = new PlaygroundClock({ start: Date.UTC(2022, 0, 1) });
-  clock.pause();
+  const clock = new PlaygroundClock({ start: Date.UTC(2022, 0, 1), paused: true });
   const server: ApiServer = await createApiServer({
     ...(historyWindow ? { historyWindowMs: parseHistoryWindow(historyWindow) } : {}),
     ...(lesson.cluster ? { controllers: '*', clock } : {}),
