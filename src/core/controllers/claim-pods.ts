@@ -27,8 +27,11 @@ export function podsControlledBy(pods: Informer, uid: string): Obj[] {
  * namespace's orphans. Pods of other controllers are never touched, so skipping them gives
  * what a walk over all pods gives.
  */
-export function claimCandidates(pods: Informer, owner: Obj): Obj[] {
-  const controlled = podsControlledBy(pods, String(owner.metadata.uid));
+export function claimCandidates(pods: Informer, owner: Obj, which: 'all' | 'controlled' | 'orphans' = 'all'): Obj[] {
+  const controlled = which === 'orphans' ? [] : podsControlledBy(pods, String(owner.metadata.uid));
+  if (which === 'controlled') return controlled;
+  // Asking for the controlled pods first defines the index the orphans are read from.
+  if (which === 'orphans') pods.addIndex(BY_CONTROLLER, controllerIndexValues);
   return [...controlled, ...pods.byIndex(BY_CONTROLLER, `orphan/${String(owner.metadata.namespace ?? '')}`)];
 }
 

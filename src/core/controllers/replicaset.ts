@@ -14,6 +14,7 @@ import { claimCandidates } from './claim-pods';
 import { podFacts, PodMemo } from './pod-memo';
 import { rfc3339Seconds } from './clock';
 import { followOwnedPods, PodExpectations } from './owned-pods';
+import { OwnedPodTally, type PodCounts, type TallyBasis } from './owned-pod-tally';
 
 /** kube's burstReplicas: at most this many creates or deletes per sync. */
 const BURST_REPLICAS = 500;
@@ -50,6 +51,8 @@ export class ReplicaSetController implements Controller {
   /** Per pod object: does it match the selector (keyed by the selector's text), and carry the template's labels. */
   private readonly selected = new PodMemo<boolean>();
   private readonly fullyLabeled = new PodMemo<boolean>();
+  /** Each ReplicaSet's active, ready and fully labeled pods, kept from the pod events. */
+  private tally!: OwnedPodTally;
 
   constructor(private readonly of: ReplicaKind = REPLICA_SETS) {
     this.name = of.name;
@@ -62,7 +65,15 @@ export class ReplicaSetController implements Controller {
     this.queue = ctx.queue(new KeyQueue(this.of.account, ctx.clock, (key) => this.sync(key)));
     this.replicaSets = await ctx.informer(this.of.collection);
     this.pods = await ctx.informer('/api/v1/pods');
-    this.replicaSets.addHandlers({ onAdd: (rs) => this.queue.add(keyOf(rs)), onUpdate: (rs) => this.queue.add(keyOf(rs)), onDelete: (rs) => this.expectations.forget(keyOf(rs)) });
+    this.tally = new OwnedPodTally(this.pods);
+    this.replicaSets.addHandlers({
+      onAdd: (rs) => this.queue.add(keyOf(rs)),
+      onUpdate: (rs) => this.queue.add(keyOf(rs)),
+      onDelete: (rs) => {
+        this.expectations.forget(keyOf(rs));
+        this.tally.forget(String(rs.metadata.uid));
+      },
+    });
     followOwnedPods(this.pods, {
       kind: this.of.kind,
       enqueue: (key) => this.queue.add(key),
@@ -82,20 +93,70 @@ export class ReplicaSetController implements Controller {
     // The informer's objects may lack apiVersion and kind; events name the object by them.
     const rs: Obj = { ...cached, apiVersion: this.of.apiVersion, kind: this.of.kind };
     const ns = String(rs.metadata.namespace);
-    const pods = await this.claimPods(rs);
-    const active: Obj[] = [];
-    for (const p of pods) if (podFacts(p).active) active.push(p);
+    // The counts and (when pods must go) the active pods are read before the first await, as the
+    // pod list a claim returns is: the status reports the pods as the sync found them.
+    const claimed = this.claimWithoutWrites(rs, key);
+    const active = claimed ? claimed.active : (await this.claimPods(rs)).filter((p) => podFacts(p).active);
     // A failed create or delete is reported in a ReplicaFailure condition, then retried.
     let manageError: Error | undefined;
     if (this.expectations.satisfied(key) && !rs.metadata.deletionTimestamp) {
       try {
-        await this.manageReplicas(rs, key, active);
+        await this.manageReplicas(rs, key, claimed ? claimed.counts.active : active.length, active);
       } catch (err) {
         manageError = err instanceof Error ? err : new Error(String(err));
       }
     }
-    await this.updateStatus(rs, active, ns, manageError);
+    // The pass over the claimed pods reads the clock (minReadySeconds) after managing them, as before.
+    const counts = claimed ? claimed.counts : this.countStatus(rs, active);
+    await this.updateStatus(rs, counts, ns, manageError);
     if (manageError) throw manageError;
+  }
+
+  /**
+   * The claim when it has nothing to write (no owned pod to release, no orphan to adopt) and the
+   * counts need no clock (no minReadySeconds): the tally's counts, and the active pods only when
+   * some must be deleted. Undefined when the full claim must run.
+   */
+  private claimWithoutWrites(rs: Obj, key: string): { counts: PodCounts; active: Obj[] } | undefined {
+    if (rs.metadata.deletionTimestamp || Number(rs.spec?.minReadySeconds ?? 0) > 0) return undefined;
+    const basis = this.tallyBasis(rs);
+    const counts = this.tally.counts(String(rs.metadata.uid), basis);
+    if (counts.unmatched > 0) return undefined;
+    for (const pod of claimCandidates(this.pods, rs, 'orphans')) {
+      if (pod.metadata.namespace === basis.namespace && !pod.metadata.deletionTimestamp && podFacts(pod).active && basis.matches(pod)) return undefined;
+    }
+    const deleting = this.expectations.satisfied(key) && counts.active > Number(rs.spec?.replicas ?? 1);
+    const active = deleting ? claimCandidates(this.pods, rs, 'controlled').filter((p) => p.metadata.namespace === basis.namespace && podFacts(p).active && basis.matches(p)) : [];
+    return { counts, active };
+  }
+
+  /** What the tally counts against: the selector and template labels as they are now. */
+  private tallyBasis(rs: Obj): TallyBasis {
+    const selector = selectorOf(rs, this.of.kind === 'ReplicationController');
+    const selectorKey = JSON.stringify(rs.spec?.selector ?? null);
+    const { labelsKey, hasTemplateLabels } = templateLabelsOf(rs);
+    return {
+      namespace: String(rs.metadata.namespace),
+      key: `${selectorKey}\n${labelsKey}`,
+      matches: (pod) => this.selected.get(pod, selectorKey, selector),
+      fullyLabeled: (pod) => this.fullyLabeled.get(pod, labelsKey, hasTemplateLabels),
+    };
+  }
+
+  /** The status counts by a pass over the active pods (the claim's list). */
+  private countStatus(rs: Obj, active: Obj[]): PodCounts {
+    const now = this.ctx.clock.now();
+    const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
+    const { labelsKey, hasTemplateLabels } = templateLabelsOf(rs);
+    const counts: PodCounts & { available: number } = { active: active.length, ready: 0, fullyLabeled: 0, unmatched: 0, available: 0 };
+    for (const p of active) {
+      if (this.fullyLabeled.get(p, labelsKey, hasTemplateLabels)) counts.fullyLabeled++;
+      if (!podFacts(p).ready) continue;
+      counts.ready++;
+      // Without minReadySeconds, available is ready (podutil.IsPodAvailable).
+      if (!minReadySeconds || isPodAvailable(p, minReadySeconds, now)) counts.available++;
+    }
+    return counts;
   }
 
   /** Pods this ReplicaSet controls, after adopting matching orphans and releasing owned pods that no longer match. */
@@ -104,7 +165,7 @@ export class ReplicaSetController implements Controller {
     const out: Obj[] = [];
     const selector = selectorOf(rs, this.of.kind === 'ReplicationController');
     const selectorKey = JSON.stringify(rs.spec?.selector ?? null);
-    for (const pod of claimCandidates(this.pods, rs)) {
+    for (const pod of claimCandidates(this.pods, rs, 'all')) {
       if (pod.metadata.namespace !== rs.metadata.namespace) continue;
       const facts = podFacts(pod);
       const matches = this.selected.get(pod, selectorKey, selector);
@@ -138,9 +199,10 @@ export class ReplicaSetController implements Controller {
     }
   }
 
-  private async manageReplicas(rs: Obj, key: string, active: Obj[]): Promise<void> {
+  /** Creates or deletes pods toward spec.replicas; `active` is needed only when some must go. */
+  private async manageReplicas(rs: Obj, key: string, activeCount: number, active: Obj[]): Promise<void> {
     const want = Number(rs.spec?.replicas ?? 1);
-    const diff = active.length - want;
+    const diff = activeCount - want;
     const ns = String(rs.metadata.namespace);
     if (diff < 0) {
       const count = Math.min(-diff, BURST_REPLICAS);
@@ -187,29 +249,18 @@ export class ReplicaSetController implements Controller {
     }
   }
 
-  private async updateStatus(rs: Obj, active: Obj[], ns: string, manageError?: Error): Promise<void> {
+  /** `available` absent: every ready pod is available (no minReadySeconds). */
+  private async updateStatus(rs: Obj, counts: PodCounts & { available?: number }, ns: string, manageError?: Error): Promise<void> {
     const now = this.ctx.clock.now();
     const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
-    const templateLabels = Object.entries((rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>);
-    const labelsKey = JSON.stringify(templateLabels);
-    const hasTemplateLabels = (pod: Obj) => templateLabels.every(([k, v]) => pod.metadata?.labels?.[k] === v);
-    // One pass: a thousand-pod ReplicaSet syncs on nearly every one of its pods' events.
-    let fullyLabeled = 0;
-    let ready = 0;
-    let available = 0;
-    for (const p of active) {
-      if (this.fullyLabeled.get(p, labelsKey, hasTemplateLabels)) fullyLabeled++;
-      if (!podFacts(p).ready) continue;
-      ready++;
-      // Without minReadySeconds, available is ready (podutil.IsPodAvailable).
-      if (!minReadySeconds || isPodAvailable(p, minReadySeconds, now)) available++;
-    }
-    const status: Obj = { replicas: active.length };
+    const { active, fullyLabeled, ready } = counts;
+    const available = counts.available ?? ready;
+    const status: Obj = { replicas: active };
     if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
     if (ready) status.readyReplicas = ready;
     if (available) status.availableReplicas = available;
     status.observedGeneration = rs.metadata.generation;
-    const conditions = replicaFailure((rs.status?.conditions ?? []) as Obj[], manageError, active.length - Number(rs.spec?.replicas ?? 1), now);
+    const conditions = replicaFailure((rs.status?.conditions ?? []) as Obj[], manageError, active - Number(rs.spec?.replicas ?? 1), now);
     if (conditions.length) status.conditions = conditions;
     // Ready pods not yet available become available once minReadySeconds pass: look again then.
     if (minReadySeconds > 0 && ready > available) this.queue.addAfter(keyOf(rs), minReadySeconds * 1000);
@@ -240,6 +291,12 @@ function replicaFailure(conditions: Obj[], err: Error | undefined, diff: number,
   }
   if (!err && present) return conditions.filter((c) => c.type !== 'ReplicaFailure');
   return conditions;
+}
+
+/** The template's labels as a test of a pod, and their text (which names the test in a memo). */
+function templateLabelsOf(rs: Obj): { labelsKey: string; hasTemplateLabels: (pod: Obj) => boolean } {
+  const templateLabels = Object.entries((rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>);
+  return { labelsKey: JSON.stringify(templateLabels), hasTemplateLabels: (pod) => templateLabels.every(([k, v]) => pod.metadata?.labels?.[k] === v) };
 }
 
 /** The ReplicaSet's selector as a test of a pod, parsed once per sync rather than once per pod. */
