@@ -63,8 +63,27 @@ export function templateWithoutHash(template: Obj): Obj {
   return t;
 }
 
+/**
+ * The canonical text of a template without its hash label, kept per template object: a
+ * Deployment syncs on each of its ReplicaSet's status writes (hundreds in a large rollout) and
+ * compares the same ReplicaSet templates each time. The informer replaces an object on each
+ * change and never mutates one, and the controller mutates only its own copies (of which a
+ * template compared twice in one sync is computed once).
+ */
+const hashlessTexts = new WeakMap<object, string>();
+
+function hashlessText(template: Obj): string {
+  if (!template || typeof template !== 'object') return canonical(templateWithoutHash(template));
+  let text = hashlessTexts.get(template);
+  if (text === undefined) {
+    text = canonical(templateWithoutHash(template));
+    hashlessTexts.set(template, text);
+  }
+  return text;
+}
+
 export function equalIgnoreHash(a: Obj, b: Obj): boolean {
-  return canonical(templateWithoutHash(a)) === canonical(templateWithoutHash(b));
+  return hashlessText(a) === hashlessText(b);
 }
 
 export function revisionOf(rs: Obj): number {

@@ -10,6 +10,22 @@ import type { PodVolumes } from './pod-fit-volumes';
 
 /** A quantity in thousandths (cpu in millicores, memory in millibytes), as the scheduler compares them. */
 export function milli(q: unknown): number {
+  if (typeof q !== 'string') return milliOf(q);
+  // The same few texts (each node's allocatable cpu, memory and pods, the pods' requests) are
+  // read for every node of every pod placed: parsed once each.
+  let v = milliTexts.get(q);
+  if (v === undefined) {
+    if (milliTexts.size >= MILLI_TEXTS_KEPT) milliTexts.clear();
+    v = milliOf(q);
+    milliTexts.set(q, v);
+  }
+  return v;
+}
+
+const MILLI_TEXTS_KEPT = 4096;
+const milliTexts = new Map<string, number>();
+
+function milliOf(q: unknown): number {
   const parsed = parseQuantity(q);
   if (!parsed) return 0;
   return Number(parsed.unscaled) * 10 ** (parsed.scale + 3);

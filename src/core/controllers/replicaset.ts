@@ -53,6 +53,7 @@ export class ReplicaSetController implements Controller {
   private readonly fullyLabeled = new PodMemo<boolean>();
   /** Each ReplicaSet's active, ready and fully labeled pods, kept from the pod events. */
   private tally!: OwnedPodTally;
+  private readonly bases = new WeakMap<Obj, TallyBasis>();
 
   constructor(private readonly of: ReplicaKind = REPLICA_SETS) {
     this.name = of.name;
@@ -130,8 +131,16 @@ export class ReplicaSetController implements Controller {
     return { counts, active };
   }
 
-  /** What the tally counts against: the selector and template labels as they are now. */
+  /** What the tally counts against: the selector and template labels as they are now (made once per informer object: its spec is never mutated). */
   private tallyBasis(rs: Obj): TallyBasis {
+    const spec = rs.spec as Obj | undefined;
+    if (!spec || typeof spec !== 'object') return this.makeTallyBasis(rs);
+    let basis = this.bases.get(spec);
+    if (!basis || basis.namespace !== String(rs.metadata.namespace)) this.bases.set(spec, (basis = this.makeTallyBasis(rs)));
+    return basis;
+  }
+
+  private makeTallyBasis(rs: Obj): TallyBasis {
     const selector = selectorOf(rs, this.of.kind === 'ReplicationController');
     const selectorKey = JSON.stringify(rs.spec?.selector ?? null);
     const { labelsKey, hasTemplateLabels } = templateLabelsOf(rs);
