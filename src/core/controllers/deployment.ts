@@ -83,9 +83,12 @@ export class DeploymentController implements Controller {
   }
 
   private async sync(key: string): Promise<void> {
-    let d = this.deployments.get(key);
-    if (!d) return;
-    d = clone(d) as Obj;
+    const cached = this.deployments.get(key);
+    if (!cached) return;
+    let d = clone(cached) as Obj;
+    // The template stays the informer's object (never mutated: a ReplicaSet's template is made
+    // from a copy of it), so comparing it with the ReplicaSets' templates reuses their texts.
+    if (cached.spec?.template && d.spec) d.spec.template = cached.spec.template;
     d.apiVersion = 'apps/v1';
     d.kind = 'Deployment';
     const sel = d.spec?.selector;
