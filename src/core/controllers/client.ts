@@ -113,10 +113,9 @@ export class ApiClient {
 
   /**
    * A watch from `resourceVersion`: events go to `onEvent` in order, `onEnd` runs once when the
-   * stream ends (timeout, 410 in an ERROR event, server shutdown). `decode` reads each line
-   * (the informer's leaves managedFields unparsed). Returns the stop function.
+   * stream ends (timeout, 410 in an ERROR event, server shutdown). Returns the stop function.
    */
-  async watch(path: string, resourceVersion: string, onEvent: (e: WatchEvent) => void, onEnd: () => void, decode: (line: string) => WatchEvent = (line) => JSON.parse(line) as WatchEvent): Promise<() => void> {
+  async watch(path: string, resourceVersion: string, onEvent: (e: WatchEvent) => void, onEnd: () => void): Promise<() => void> {
     const url = withQuery(path, { watch: '1', resourceVersion, allowWatchBookmarks: 'true' });
     const res = await this.send('GET', url);
     if (!isStream(res.body)) {
@@ -138,7 +137,7 @@ export class ApiClient {
         while ((nl = buffered.indexOf('\n')) >= 0) {
           const line = buffered.slice(0, nl);
           buffered = buffered.slice(nl + 1);
-          if (line.trim()) onEvent(decode(line));
+          if (line.trim()) onEvent(JSON.parse(line) as WatchEvent);
         }
         return true;
       },

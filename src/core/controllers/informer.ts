@@ -7,7 +7,6 @@ import { ApiClient, type WatchEvent } from './client';
 import type { Clock } from './clock';
 import { InformerIndexes, type IndexFunc } from './informer-index';
 import { stripManagedFields } from './informer-transform';
-import { decodeWatchLine } from './informer-decode';
 
 export interface InformerHandlers {
   onAdd?(obj: Obj): void;
@@ -102,7 +101,6 @@ export class Informer {
           watching = false;
           if (!this.stopped) void Promise.resolve().then(() => this.listAndWatch());
         },
-        decodeWatchLine,
       );
       if (this.stopped) stop();
       else this.stopWatch = () => ((watching = false), stop());
