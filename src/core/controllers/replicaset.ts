@@ -153,7 +153,7 @@ export class ReplicaSetController implements Controller {
   }
 
   /** The status counts by a pass over the active pods (the claim's list). */
-  private countStatus(rs: Obj, active: Obj[]): PodCounts {
+  private countStatus(rs: Obj, active: Obj[]): PodCounts & { available: number } {
     const now = this.ctx.clock.now();
     const minReadySeconds = Number(rs.spec?.minReadySeconds ?? 0);
     const { labelsKey, hasTemplateLabels } = templateLabelsOf(rs);
