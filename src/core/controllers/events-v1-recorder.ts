@@ -32,6 +32,38 @@ function referenceTo(o: Obj): Obj {
   return { kind: o.kind, namespace: o.metadata?.namespace, name: o.metadata?.name, uid: o.metadata?.uid, apiVersion: o.apiVersion, resourceVersion: o.metadata?.resourceVersion };
 }
 
+export interface EventsV1Occurrence {
+  regarding: Obj;
+  related?: Obj;
+  type: 'Normal' | 'Warning';
+  reason: string;
+  action: string;
+  note: string;
+  reportingController: string;
+  reportingInstance: string;
+}
+
+/** The event the recorder makes (makeEvent), with the deprecated fields as client-go's JSON carries them. */
+export function eventsV1Event(o: EventsV1Occurrence, now: number): Obj {
+  return {
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name: eventName(String(o.regarding.metadata?.name), now), namespace: String(o.regarding.metadata?.namespace || 'default') },
+    eventTime: microTime(now),
+    reportingController: o.reportingController,
+    reportingInstance: o.reportingInstance,
+    action: o.action,
+    reason: o.reason,
+    regarding: referenceTo(o.regarding),
+    ...(o.related ? { related: referenceTo(o.related) } : {}),
+    note: o.note,
+    type: o.type,
+    deprecatedSource: {},
+    deprecatedFirstTimestamp: null,
+    deprecatedLastTimestamp: null,
+  };
+}
+
 interface Cached {
   event: Obj;
   /** Cluster ms of eventTime, or of series.lastObservedTime once a series. */
@@ -58,23 +90,7 @@ export class EventsV1Recorder {
   /** Eventf(regarding, related, type, reason, action, note): resolves once written (or dropped). */
   record(regarding: Obj, related: Obj | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): Promise<void> {
     const now = this.clock.now();
-    const event: Obj = {
-      apiVersion: 'events.k8s.io/v1',
-      kind: 'Event',
-      metadata: { name: eventName(String(regarding.metadata?.name), now), namespace: String(regarding.metadata?.namespace || 'default') },
-      eventTime: microTime(now),
-      reportingController: this.reportingController,
-      reportingInstance: this.reportingInstance,
-      action,
-      reason,
-      regarding: referenceTo(regarding),
-      ...(related ? { related: referenceTo(related) } : {}),
-      note,
-      type,
-      deprecatedSource: {},
-      deprecatedFirstTimestamp: null,
-      deprecatedLastTimestamp: null,
-    };
+    const event = eventsV1Event({ regarding, related, type, reason, action, note, reportingController: this.reportingController, reportingInstance: this.reportingInstance }, now);
     const key = JSON.stringify([action, reason, this.reportingController, event.regarding, event.related ?? null]);
     this.forgetQuietSingletons(now);
     let cached = this.cache.get(key);
