@@ -70,3 +70,27 @@ describe('/openapi/v2 with the metrics APIService', () => {
     expect(Object.keys(doc.definitions).filter((d) => d.startsWith('io.k8s.metrics.'))).toEqual([]);
   });
 });
+
+describe('METRICS_DEFINITIONS', () => {
+  it('are metrics-server v0.6\'s types, properties sorted as Go writes them', async () => {
+    const { METRICS_DEFINITIONS } = await import('./metrics-openapi');
+    const node = METRICS_DEFINITIONS['io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics'] as any;
+    expect(Object.keys(node.properties)).toEqual(['apiVersion', 'kind', 'metadata', 'timestamp', 'usage', 'window']);
+    expect(node.properties.usage).toEqual({ additionalProperties: { $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity' }, type: 'object' });
+    expect(node.properties.window).toEqual({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Duration' });
+    expect(node.required).toEqual(['timestamp', 'window', 'usage']);
+    const pods = METRICS_DEFINITIONS['io.k8s.metrics.pkg.apis.metrics.v1beta1.PodMetricsList'] as any;
+    expect(pods).toEqual({
+      properties: {
+        apiVersion: { type: 'string' },
+        items: { items: { $ref: '#/definitions/io.k8s.metrics.pkg.apis.metrics.v1beta1.PodMetrics' }, type: 'array' },
+        kind: { type: 'string' },
+        metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' },
+      },
+      required: ['items'],
+      type: 'object',
+      'x-kubernetes-group-version-kind': [{ group: 'metrics.k8s.io', kind: 'PodMetricsList', version: 'v1beta1' }],
+    });
+    expect(Object.keys((METRICS_DEFINITIONS['io.k8s.metrics.pkg.apis.metrics.v1beta1.PodMetrics'] as any).properties)).toEqual(['apiVersion', 'containers', 'kind', 'metadata', 'timestamp', 'window']);
+  });
+});
