@@ -105,10 +105,10 @@ export class EventsV1Recorder {
       cached.event = { ...cached.event, series: { count: 1, lastObservedTime: microTime(now) } };
       cached.lastMs = now;
       toWrite = cached.event;
+      this.armTimers();
     } else {
       this.cache.set(key, { event, lastMs: now });
     }
-    this.armTimers();
     if (!toWrite) return this.tail;
     const write = toWrite;
     this.tail = this.tail.then(async () => {
@@ -141,8 +141,9 @@ export class EventsV1Recorder {
   }
 
   /**
-   * The broadcaster's two tickers, armed only while a series is counting: singletons need no
-   * timer (a quiet one is forgotten when next looked up), and an idle cluster keeps no timers.
+   * The broadcaster's two tickers, armed when a series starts and kept only while one is
+   * counting: singletons need no timer (a quiet one is forgotten when next looked up), and an
+   * idle cluster keeps no timers.
    */
   private armTimers(): void {
     if (![...this.cache.values()].some((e) => e.event.series)) return;
