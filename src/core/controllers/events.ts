@@ -1,56 +1,86 @@
-// Events as kube's record.EventRecorder writes them (core/v1): one object per occurrence, named
-// `<involved object>.<16 hex>`, with the reporting component as source. A failure to record is
-// logged only: an event must never stop the work it describes.
+// Events as kube's record.EventRecorder writes them (core/v1), through client-go's EventCorrelator
+// (events-correlator.ts): an event is created as `<involved object>.<hex of UnixNano>` with the
+// reporting component as source, a repeat patches the first one's count, similar events are
+// combined and a noisy source is cut off. Writes go out one at a time in the order recorded, as
+// the broadcaster's single goroutine sends them, so a patch never overtakes its create. A failure
+// to record is logged only: an event must never stop the work it describes.
 import type { Obj } from '../registry/objects';
-import type { ApiClient } from './client';
+import { ApiCallError, type ApiClient } from './client';
 import { rfc3339Seconds, type Clock } from './clock';
-import { hexId } from './ids';
+import { EventCorrelator, eventName } from './events-correlator';
+
+/** The event kube's recorder makes for one occurrence (makeEvent plus its source). */
+export function coreEvent(involved: Obj, type: 'Normal' | 'Warning', reason: string, message: string, source: Obj, now: number): Obj {
+  const at = rfc3339Seconds(now);
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: eventName(String(involved.metadata?.name), now), namespace: String(involved.metadata?.namespace || 'default') },
+    involvedObject: {
+      kind: involved.kind,
+      namespace: involved.metadata?.namespace,
+      name: involved.metadata?.name,
+      uid: involved.metadata?.uid,
+      apiVersion: involved.apiVersion,
+      resourceVersion: involved.metadata?.resourceVersion,
+    },
+    reason,
+    message,
+    source,
+    firstTimestamp: at,
+    lastTimestamp: at,
+    count: 1,
+    type,
+    eventTime: null,
+    reportingComponent: '',
+    reportingInstance: '',
+  };
+}
 
 export class EventRecorder {
-  private seq = 0;
+  private readonly correlator: EventCorrelator;
+  private readonly source: Obj;
+  /** The last write queued: the next one starts when it is done. */
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly client: ApiClient,
     private readonly clock: Clock,
     /** source.component: `deployment-controller`, `default-scheduler`, `kubelet`. */
     private readonly component: string,
-    private readonly host?: string,
-  ) {}
+    host?: string,
+  ) {
+    this.correlator = new EventCorrelator(clock);
+    this.source = host ? { component, host } : { component };
+  }
 
-  async record(involved: Obj, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
-    const ns = String(involved.metadata?.namespace ?? 'default');
-    const now = this.clock.now();
-    const at = rfc3339Seconds(now);
-    const name = `${involved.metadata?.name}.${hexId(`${involved.metadata?.uid}/${reason}/${now}/${this.seq++}`, 8)}`;
-    const source: Obj = { component: this.component };
-    if (this.host) source.host = this.host;
-    const event: Obj = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace: ns },
-      involvedObject: {
-        kind: involved.kind,
-        namespace: involved.metadata?.namespace,
-        name: involved.metadata?.name,
-        uid: involved.metadata?.uid,
-        apiVersion: involved.apiVersion,
-        resourceVersion: involved.metadata?.resourceVersion,
-      },
-      reason,
-      message,
-      source,
-      firstTimestamp: at,
-      lastTimestamp: at,
-      count: 1,
-      type,
-      eventTime: null,
-      reportingComponent: '',
-      reportingInstance: '',
-    };
+  /** Resolves when the event is written (or dropped): callers may await it or not. */
+  record(involved: Obj, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+    const result = this.correlator.correlate(coreEvent(involved, type, reason, message, this.source, this.clock.now()));
+    if (result.skip) return this.tail;
+    this.tail = this.tail.then(() => this.write(result.event, result.patch));
+    return this.tail;
+  }
+
+  private async write(event: Obj, patch: Obj | undefined): Promise<void> {
+    const ns = String(event.metadata.namespace);
     try {
-      await this.client.create(`/api/v1/namespaces/${ns}/events`, event);
+      let written: Obj | undefined;
+      if (patch) {
+        try {
+          written = await this.client.patch(`/api/v1/namespaces/${ns}/events/${event.metadata.name}`, patch, 'strategic');
+        } catch (err) {
+          // The event was deleted (or expired): it is created again, under the same name.
+          if (!(err instanceof ApiCallError && err.code === 404)) throw err;
+        }
+      }
+      if (!written) {
+        const { resourceVersion: _rv, ...metadata } = event.metadata as Obj;
+        written = await this.client.create(`/api/v1/namespaces/${ns}/events`, { ...event, metadata });
+      }
+      this.correlator.written(written);
     } catch (err) {
-      console.error(`${this.component}: event ${reason} not recorded: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(`${this.component}: event ${event.reason} not recorded: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 }

@@ -26,6 +26,7 @@ import { simulatedNodeName } from './nodes';
 import { formatCpu, formatMemory, nodeUsage, podHasMetrics, podUsage } from './metrics-usage';
 import { installMetricsServer } from './metrics-server-install';
 import { ADDON_INSTALLER } from './addons';
+import { METRICS_DEFINITION_PREFIX, METRICS_DEFINITIONS } from './metrics-openapi';
 
 export const METRICS_GROUP = 'metrics.k8s.io';
 const VERSION = 'v1beta1';
@@ -33,7 +34,7 @@ const API_VERSION = `${METRICS_GROUP}/${VERSION}`;
 const WINDOW = '15s';
 
 function metricsResource(resource: string, kind: string, namespaced: boolean): ResourceInfo {
-  return { group: METRICS_GROUP, version: VERSION, resource, singular: '', kind, listKind: `${kind}List`, namespaced, verbs: ['get', 'list'], shortNames: [], categories: [], subresources: [], virtual: true };
+  return { group: METRICS_GROUP, version: VERSION, resource, singular: '', kind, listKind: `${kind}List`, namespaced, verbs: ['get', 'list'], shortNames: [], categories: [], subresources: [], virtual: true, definition: `${METRICS_DEFINITION_PREFIX}${kind}` };
 }
 
 const RESOURCES: readonly ResourceInfo[] = [metricsResource('nodes', 'NodeMetrics', false), metricsResource('pods', 'PodMetrics', true)];
@@ -48,6 +49,7 @@ export class MetricsServer implements Controller, AggregatedApi {
   readonly name = 'metrics-server';
   readonly group = METRICS_GROUP;
   readonly resources = RESOURCES;
+  readonly definitions = METRICS_DEFINITIONS;
   private ctx!: ControllerContext;
   private pods!: Informer;
   private nodes!: Informer;

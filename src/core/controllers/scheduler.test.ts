@@ -24,7 +24,8 @@ describe('kube-scheduler', () => {
     expect(p.spec.nodeName).toMatch(/^node-[123]$/);
     expect(p.status.conditions).toEqual([{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: '2022-01-01T00:00:00Z' }]);
     const events = (await t.get('/api/v1/namespaces/default/events')).json.items;
-    expect(events.map((e: any) => [e.reason, e.message, e.source.component])).toEqual([['Scheduled', `Successfully assigned default/p to ${p.spec.nodeName}`, 'default-scheduler']]);
+    // kube-scheduler records through events.k8s.io/v1: core/v1 shows reportingComponent and action, no source.
+    expect(events.map((e: any) => [e.reason, e.message, e.reportingComponent, e.action, e.source])).toEqual([['Scheduled', `Successfully assigned default/p to ${p.spec.nodeName}`, 'default-scheduler', 'Binding', {}]]);
   });
 
   it('spreads identical pods over the nodes', async () => {

@@ -7,7 +7,7 @@ import type { Obj } from '../registry/objects';
 import { ApiCallError, type ApiClient } from './client';
 import { rfc3339Seconds } from './clock';
 import { SCHEDULER, type Controller, type ControllerContext } from './controller';
-import { EventRecorder } from './events';
+import { EventsV1Recorder, SCHEDULER_HOSTNAME } from './events-v1-recorder';
 import { keyOf, type Informer } from './informer';
 import { fitErrorMessage, leastAllocatedScore, unfitReasons, type NodeUsage } from './pod-fit';
 import { NODE_AFFINITY_WEIGHT, normalizedScores, preferredAffinityScore, TopologySpread } from './pod-fit-spread';
@@ -30,7 +30,7 @@ export class Scheduler implements Controller {
   readonly name = 'scheduler';
   private ctx!: ControllerContext;
   private client!: ApiClient;
-  private events!: EventRecorder;
+  private events!: EventsV1Recorder;
   private pods!: Informer;
   private nodes!: Informer;
   private namespaces!: Informer;
@@ -49,7 +49,7 @@ export class Scheduler implements Controller {
   async start(ctx: ControllerContext): Promise<void> {
     this.ctx = ctx;
     this.client = ctx.client(SCHEDULER);
-    this.events = new EventRecorder(this.client, ctx.clock, 'default-scheduler');
+    this.events = new EventsV1Recorder(this.client, ctx.clock, 'default-scheduler', SCHEDULER_HOSTNAME);
     this.queue = ctx.queue(new KeyQueue('scheduler', ctx.clock, (key) => this.schedule(key)));
     this.nodes = await ctx.informer('/api/v1/nodes');
     this.namespaces = await ctx.informer('/api/v1/namespaces');
@@ -160,7 +160,7 @@ export class Scheduler implements Controller {
       if (err instanceof ApiCallError && (err.code === 404 || err.code === 409)) return;
       throw err;
     }
-    await this.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${pod.metadata.name} to ${nodeName}`);
+    await this.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, undefined, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${ns}/${pod.metadata.name} to ${nodeName}`);
   }
 
   /**
@@ -196,6 +196,6 @@ export class Scheduler implements Controller {
       if (err instanceof ApiCallError && err.code === 404) return;
       throw err;
     }
-    await this.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Warning', 'FailedScheduling', message);
+    await this.events.record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, undefined, 'Warning', 'FailedScheduling', 'Scheduling', message);
   }
 }

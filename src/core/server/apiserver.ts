@@ -130,11 +130,14 @@ export async function createApiServer(opts: ApiServerOptions = {}): Promise<ApiS
     return openapi;
   };
   // Built on the first request, rebuilt when the served resources (CRDs included) change.
+  // Aggregated APIs join it while their APIService is available, as kube-aggregator merges them.
   const openapiV2 = createOpenApiV2Endpoint({
     get generation() {
-      return catalog.generation;
+      // Both counters only grow, so their sum changes whenever either does.
+      return catalog.generation + apiServiceStatus.generation;
     },
     resources: () => catalog.all(),
+    aggregated: () => controllers.aggregatedApis().filter((a) => a.resources.every((r) => apiServiceStatus.isAvailable(a.group, r.version))),
   });
 
   let started = false;

@@ -7,7 +7,7 @@
 // protobuf form, their hashes and gzipped bytes are each made once per set of served resources.
 import type { ApiRequest, ApiResponse } from '../meta/types';
 import type { ResourceInfo } from '../schema/resource-info';
-import { buildSwagger } from './openapi-v2';
+import { buildSwagger, type AggregatedSpec } from './openapi-v2';
 import { swaggerToProtobuf } from './openapi-v2-proto';
 
 const PROTOBUF_SUBTYPE = 'com.github.proto-openapi.spec.v2@v1.0+protobuf';
@@ -20,6 +20,8 @@ export interface ServedResources {
   /** Changes whenever the served resources (or a custom resource's schema) change. */
   generation: number;
   resources(): readonly ResourceInfo[];
+  /** Aggregated APIs whose APIService is available (their changes must change `generation` too). */
+  aggregated?(): readonly AggregatedSpec[];
 }
 
 interface Variant {
@@ -190,7 +192,7 @@ export function createOpenApiV2Endpoint(served: ServedResources, now: () => numb
 
   const current = (): Built => {
     if (built && built.generation === served.generation) return built;
-    const json = buildSwagger(served.resources(), new Map());
+    const json = buildSwagger(served.resources(), new Map(), served.aggregated?.() ?? []);
     if (built && built.json === json) {
       built.generation = served.generation;
       return built;

@@ -2,6 +2,8 @@
 // every served group/version, the built-in definitions, and for every served custom resource
 // version the definitions and paths kube's CRD OpenAPI controller merges in. kubectl 1.23–1.28
 // validate, explain and compute client-side apply patches (x-kubernetes-patch-strategy) from it.
+// An aggregated API whose APIService is available adds its own paths and definitions, as
+// kube-aggregator merges the backend's spec in (metrics-server's metrics.k8s.io).
 import type { ResourceInfo, SubresourceInfo } from '../schema/resource-info';
 import { definitions as builtinDefinitions } from '../schema';
 import { customListSchema } from '../schema/custom-schema';
@@ -34,8 +36,14 @@ function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
 }
 
+/** What an aggregated backend publishes: its resources (each naming its `definition`) and their definitions. */
+export interface AggregatedSpec {
+  readonly resources: readonly ResourceInfo[];
+  readonly definitions: Readonly<Record<string, unknown>>;
+}
+
 /** The JSON text of the whole v2 document for the given served resources. */
-export function buildSwagger(resources: readonly ResourceInfo[], customSchemas: CustomSchemas): string {
+export function buildSwagger(resources: readonly ResourceInfo[], customSchemas: CustomSchemas, aggregated: readonly AggregatedSpec[] = []): string {
   const defs: Record<string, unknown> = {};
   const roots: string[] = [`${META}Status`, `${META}DeleteOptions`, `${META}Patch`, `${META}ListMeta`, `${META}ObjectMeta`];
 
@@ -57,6 +65,14 @@ export function buildSwagger(resources: readonly ResourceInfo[], customSchemas: 
       if (name && !defs[name]) roots.push(name);
     }
     Object.assign(paths, toV2Paths(buildPaths([r], refs), r.custom === true));
+  }
+  for (const api of aggregated) {
+    Object.assign(defs, api.definitions);
+    // The backend's kinds are not built-in definitions: point at its own list kinds by name.
+    const listOf = (r: ResourceInfo): Json => ref(String(r.definition).replace(/[^.]+$/, r.listKind));
+    const apiRefs = { ...refs, list: listOf };
+    // Paths already served here win (kube-aggregator's merge ignores path conflicts).
+    for (const [path, item] of Object.entries(toV2Paths(buildPaths(api.resources, apiRefs), false))) paths[path] ??= item;
   }
 
   // Closure over $ref from the roots and from everything the custom definitions point at.

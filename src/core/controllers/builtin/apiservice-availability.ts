@@ -26,6 +26,10 @@ export class ApiServiceAvailability {
   private readonly byService = new Map<string, Set<string>>();
   /** APIService name → the Service it names, to update the index on change. */
   private readonly serviceOf = new Map<string, string>();
+  /** `group/version` of each APIService last judged available (kube-aggregator's openapi controller follows these). */
+  private readonly availableNow = new Map<string, string>();
+  /** Bumped whenever that set changes, so what depends on it (`/openapi/v2`) knows to rebuild. */
+  generation = 0;
 
   constructor(
     private readonly ctx: RegistryContext,
@@ -43,7 +47,10 @@ export class ApiServiceAvailability {
     this.watches.push(
       this.ctx.mvcc.watch(r.keyPrefix, rev, (ev) => {
         if (ev.type === 'put' && ev.value !== undefined) this.observe(JSON.parse(ev.value) as Obj);
-        else this.forget(ev.key.slice(r.keyPrefix.length));
+        else {
+          this.forget(ev.key.slice(r.keyPrefix.length));
+          this.judged(ev.key.slice(r.keyPrefix.length), undefined);
+        }
       }),
     );
     for (const resource of ['services', 'endpoints']) {
@@ -80,6 +87,19 @@ export class ApiServiceAvailability {
     if (names && names.size === 0) this.byService.delete(key);
   }
 
+  /** Whether an APIService for `group/version` was last judged available. */
+  isAvailable(group: string, version: string): boolean {
+    for (const gv of this.availableNow.values()) if (gv === `${group}/${version}`) return true;
+    return false;
+  }
+
+  private judged(name: string, availableAs: string | undefined): void {
+    if (this.availableNow.get(name) === availableAs) return;
+    if (availableAs === undefined) this.availableNow.delete(name);
+    else this.availableNow.set(name, availableAs);
+    this.generation++;
+  }
+
   /** A Service or Endpoints object changed: check the APIServices that name it. */
   private touched(nsName: string): void {
     for (const name of this.byService.get(nsName) ?? []) this.queue.push(name);
@@ -89,8 +109,10 @@ export class ApiServiceAvailability {
   async sync(name: string): Promise<void> {
     const r = apiServiceResource(this.ctx);
     const kv = r && (await this.ctx.mvcc.get(`${r.keyPrefix}${name}`));
-    if (!r || !kv) return;
-    const verdict = await availabilityOf(this.ctx, JSON.parse(kv.value) as Obj, this.servedInProcess);
+    if (!r || !kv) return this.judged(name, undefined);
+    const obj = JSON.parse(kv.value) as Obj;
+    const verdict = await availabilityOf(this.ctx, obj, this.servedInProcess);
+    this.judged(name, verdict.status === 'True' ? `${obj.spec?.group ?? ''}/${obj.spec?.version ?? ''}` : undefined);
     try {
       await updateObject(
         this.ctx,
