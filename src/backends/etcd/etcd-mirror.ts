@@ -134,10 +134,12 @@ export class EtcdMirror {
     // key, values this store did not write): all changes up to it have been seen.
     let newest = 0;
     for (const change of res.events) {
+      const rev = Number(change.kv.mod_revision);
+      // Already applied (a resumed watch may repeat; most often a write of this host, applied
+      // from etcd's answer): skipped before its key is even decoded.
+      if (rev <= this.revision) continue;
       const key = this.kv.storeKey(change.kv.key);
       if (key === undefined) continue;
-      const rev = Number(change.kv.mod_revision);
-      if (rev <= this.revision) continue; // already applied (a resumed watch may repeat; a write of this host)
       newest = Math.max(newest, rev);
       if (key === PROGRESS_KEY) continue;
       if (change.type === 'Put') {

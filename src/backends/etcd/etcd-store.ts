@@ -198,7 +198,10 @@ class EtcdStore implements MvccStore {
         continue;
       }
       const rev = Number(res.header.revision);
-      const kv: KV | undefined = stored === undefined ? undefined : { key, value: fromStored(stored, rev), createRev: current ? current.createRev : rev, modRev: rev };
+      // The watch often brings the write back before etcd's answer: the mirror then holds it.
+      const seen = this.mirror.index.get(key);
+      const kv: KV | undefined =
+        stored === undefined ? undefined : seen?.modRev === rev ? seen : { key, value: fromStored(stored, rev), createRev: current ? current.createRev : rev, modRev: rev };
       // Answered once this host's watches and counts include the write: at once when it is the
       // next change of the prefix, else when the watch has brought the changes before it. The
       // write itself is committed either way.
