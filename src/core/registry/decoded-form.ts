@@ -82,9 +82,11 @@ function nodeOf(s: SchemaNode | undefined, visiting: Set<string>): Node | null {
   return each || zero ? { each, zero } : null;
 }
 
-function definitionNode(name: string, visiting = new Set<string>()): Node | null {
+function definitionNode(name: string, visitingSoFar?: Set<string>): Node | null {
   const known = nodes.get(name);
   if (known !== undefined) return known;
+  // Made here, not as a default parameter: that would build a Set on every (cached) lookup.
+  const visiting = visitingSoFar ?? new Set<string>();
   const s = definitions[name];
   // Recursive schemas (CRD's JSONSchemaProps) are untyped JSON below their first level.
   if (!s?.properties || visiting.has(name)) return null;
