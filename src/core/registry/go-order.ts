@@ -239,7 +239,9 @@ export function inGoOrder(desc: MessageDesc, value: unknown, encode = true, keep
     }
   }
   const source = out ?? obj;
-  for (const k of Object.keys(source)) {
+  // Unchanged, the object's own key list serves again (a second Object.keys per struct was a
+  // fair share of a create's garbage).
+  for (const k of out ? Object.keys(out) : keys) {
     const v = source[k];
     // Scalars are done (a null struct is not: it becomes the zero struct).
     if (typeof v !== 'object') continue;
