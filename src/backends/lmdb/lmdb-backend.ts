@@ -123,15 +123,31 @@ export function createLmdbBackend(opts: LmdbBackendOptions): KvBackend {
         return Promise.reject(storageError('commit', error));
       }
       const compacting = batch.compactRevision > trimmedTo;
-      const written = env!.transaction(() => {
+      let record: DurableEvent[] | undefined;
+      let trimmed: number[] = [];
+      try {
+        // Everything that reads or could throw, before the batch: LMDB's batch applies what was
+        // queued, so nothing may fail halfway through it. The reads see every earlier batch:
+        // commits never overlap (group-commit.ts), so the one before this has landed.
+        if (compacting || needsHistoryRecord(batch.events)) record = toDurable(batch.events);
+        // The oldest batches first; one straddling the compaction revision stays (open() drops
+        // its older events).
+        if (compacting) trimmed = [...history.getKeys({ end: batch.compactRevision + 1 })];
+      } catch (error) {
+        return Promise.reject(storageError('commit', error));
+      }
+      // One write transaction (lmdb-js's batch: its operations are queued together and applied in
+      // one transaction on its write thread), committed with its fsync before the promise
+      // resolves. Not `transaction(callback)`: that runs the callback on this thread once the
+      // write thread has opened the transaction, a hand-off there and back per commit that a
+      // plain put does not pay (decision 0052).
+      const written = objects.batch(() => {
         for (const key of batch.deletes) objects.remove(key);
         for (const r of batch.puts) objects.put(r.key, { v: r.value, c: r.createRev, m: r.modRev });
-        if (compacting || needsHistoryRecord(batch.events)) history.put(batch.revision, toDurable(batch.events));
+        if (record) history.put(batch.revision, record);
         if (compacting) {
           meta.put(META_KEY, { compactRevision: batch.compactRevision });
-          // The oldest batches first; one straddling the compaction revision stays (open() drops
-          // its older events).
-          for (const rev of history.getKeys({ end: batch.compactRevision + 1 })) history.remove(rev);
+          for (const rev of trimmed) history.remove(rev);
         }
       });
       return written.then(

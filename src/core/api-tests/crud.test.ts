@@ -246,6 +246,20 @@ describe('fieldValidation', () => {
     expect(r.json.data).toEqual({ b: '2' });
   });
 
+  it('Warn: strings holding quotes, backslashes and colons neither hide a duplicate nor make one up', async () => {
+    // Values ending in an escaped backslash (`\\"` closes the string) and holding escaped quotes
+    // followed by colons: the member count (body.ts) must see through all of them.
+    const tricky = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"NAME"},"data":{"a":"x\\\\","b":"\\":\\"d\\\\\\"","e":"f:g"}}';
+    const clean = await c.post(`${CM}?fieldValidation=Warn`, tricky.replace('NAME', 'fv-escapes'));
+    expect(clean.status).toBe(201);
+    expect(clean.headers['Warning']).toBeUndefined();
+    expect(clean.json.data).toEqual({ a: 'x\\', b: '":"d\\"', e: 'f:g' });
+    const dup = await c.post(`${CM}?fieldValidation=Warn`, tricky.replace('NAME', 'fv-escapes-dup').replace('"e":"f:g"', '"e":"f:g","e":"h\\\\"'));
+    expect(dup.status).toBe(201);
+    expect(dup.headers['Warning']).toBe('299 - "duplicate field \\"data.e\\""');
+    expect(dup.json.data.e).toBe('h\\');
+  });
+
   it('Strict applies to PUT as well', async () => {
     const created = (await c.post(CM, configMap('fv-put'))).json;
     const r = await c.put(`${CM}/fv-put?fieldValidation=Strict`, { ...created, extra: 'x' });

@@ -3,6 +3,7 @@
 // (`v:"x"`) or an atomic-list index (`i:0`). `id` is the element's fieldsV1 spelling and doubles
 // as its identity, so elements can key JS maps.
 import { compareValues, goJson, type JsonValue, valueToString } from './value';
+import { sortInPlace } from '../codec/sort-in-place';
 
 export type PathElement =
   | { readonly kind: 'field'; readonly name: string; readonly id: string }
@@ -25,10 +26,16 @@ export function fieldElement(name: string): PathElement {
 }
 
 /** A list-map item element; the key fields are sorted by name as kube sorts them. */
+/** `fields` (a fresh list: both callers build one) is sorted in place and kept by the element. */
 export function keyElement(fields: Array<[string, JsonValue]>): PathElement {
-  const sorted = fields.length > 1 ? [...fields].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : fields;
-  const body = sorted.map(([k, v]) => `${goJson(k)}:${goJson(v)}`).join(',');
-  return { kind: 'key', fields: sorted, id: `k:{${body}}` };
+  if (fields.length > 1) sortInPlace(fields, byFieldName);
+  let body = '';
+  for (let i = 0; i < fields.length; i++) body += `${i > 0 ? ',' : ''}${goJson(fields[i]![0])}:${goJson(fields[i]![1])}`;
+  return { kind: 'key', fields, id: `k:{${body}}` };
+}
+
+function byFieldName(a: [string, JsonValue], b: [string, JsonValue]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
 export function valueElement(value: JsonValue): PathElement {

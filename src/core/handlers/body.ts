@@ -78,23 +78,38 @@ function fastJson(body: Uint8Array): { value: Obj } | undefined {
   return { value: o };
 }
 
-/** Members (colons outside strings), and whether brackets nest deeper than MAX_NESTING. */
-function scanMembers(text: string): { members: number; tooDeep: boolean } {
+/**
+ * Members (colons outside strings), and whether brackets nest deeper than MAX_NESTING. A string's
+ * contents are skipped with indexOf to its closing quote rather than read character by character:
+ * values (a ConfigMap's data, an annotation) are most of a body, and the per-character loop cost
+ * as much as JSON.parse itself.
+ */
+export function scanMembers(text: string): { members: number; tooDeep: boolean } {
   let n = 0;
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
+    if (c === 34) i = closingQuote(text, i + 1);
     else if (c === 58) n++;
     else if (c === 91 || c === 123) {
       if (++depth > MAX_NESTING) return { members: n, tooDeep: true };
     } else if (c === 93 || c === 125) depth--;
   }
   return { members: n, tooDeep: false };
+}
+
+/**
+ * Where the string that starts at `from` ends: the next quote not escaped, i.e. not preceded by an
+ * odd run of backslashes (`\\"` ends the string, `\"` does not). An unterminated string runs to
+ * the end of the text (JSON.parse refuses it then anyway).
+ */
+function closingQuote(text: string, from: number): number {
+  for (let q = text.indexOf('"', from); q !== -1; q = text.indexOf('"', q + 1)) {
+    let slashes = 0;
+    while (text.charCodeAt(q - 1 - slashes) === 92) slashes++;
+    if (slashes % 2 === 0) return q;
+  }
+  return text.length;
 }
 
 function keyCount(v: unknown): number {

@@ -57,8 +57,23 @@ export function admitUpdateMutating(ctx: RegistryContext, r: ServedResource, nex
   for (const p of pluginsFor(ctx, r)) p.mutateUpdate?.(ctx, r, next, old, attrs);
 }
 
-export async function admitCreateValidating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> {
-  for (const p of pluginsFor(ctx, r)) await p.validateCreate?.(ctx, r, obj, attrs);
+/**
+ * The validating plug-ins in order; a promise only once one of them answers with one. Most kinds
+ * have none with a create check (a ConfigMap's only plug-in is ResourceQuota's mutating one), and
+ * awaiting nothing still cost the create two turns of the microtask queue.
+ */
+export function admitCreateValidating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> | undefined {
+  const plugins = pluginsFor(ctx, r);
+  for (let i = 0; i < plugins.length; i++) {
+    const pending = plugins[i]!.validateCreate?.(ctx, r, obj, attrs);
+    if (pending) return validateRest(pending, ctx, r, obj, attrs, plugins, i + 1);
+  }
+  return undefined;
+}
+
+async function validateRest(pending: Promise<void>, ctx: RegistryContext, r: ServedResource, obj: Obj, attrs: AdmissionAttributes | undefined, plugins: readonly AdmissionPlugin[], from: number): Promise<void> {
+  await pending;
+  for (let i = from; i < plugins.length; i++) await plugins[i]!.validateCreate?.(ctx, r, obj, attrs);
 }
 
 /** The update checks of every validating plug-in, as one (undefined when none has any). */

@@ -82,9 +82,11 @@ function nodeOf(s: SchemaNode | undefined, visiting: Set<string>): Node | null {
   return each || zero ? { each, zero } : null;
 }
 
-function definitionNode(name: string, visiting = new Set<string>()): Node | null {
+function definitionNode(name: string, visitingSoFar?: Set<string>): Node | null {
   const known = nodes.get(name);
   if (known !== undefined) return known;
+  // Made here, not as a default parameter: that would build a Set on every (cached) lookup.
+  const visiting = visitingSoFar ?? new Set<string>();
   const s = definitions[name];
   // Recursive schemas (CRD's JSONSchemaProps) are untyped JSON below their first level.
   if (!s?.properties || visiting.has(name)) return null;
@@ -104,7 +106,10 @@ function definitionNode(name: string, visiting = new Set<string>()): Node | null
 
 function isEmptyCollection(v: unknown): boolean {
   if (Array.isArray(v)) return v.length === 0;
-  return v !== null && typeof v === 'object' && Object.keys(v).length === 0;
+  if (v === null || typeof v !== 'object') return false;
+  // The first own key answers: no key list built per map.
+  for (const k in v) if (Object.hasOwn(v, k)) return false;
+  return true;
 }
 
 interface Passes {
@@ -120,16 +125,9 @@ function walk(value: unknown, node: Node, passes: Passes): unknown {
   }
   if (value === null || typeof value !== 'object') return value;
   if (node.each || node.zero) {
-    const record = value as Record<string, unknown>;
-    for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
-      let item = record[key];
-      if (item === null && node.zero) item = record[key] = node.zero();
-      if (node.each) {
-        // Written back only when it changed: most values are already in decoded form.
-        const next = walk(item, node.each, passes);
-        if (next !== item) record[key] = next;
-      }
-    }
+    // Lists by index (no key iterator per list), maps by their keys.
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) walkItem(value as unknown as Record<number, unknown>, i, node, passes);
+    else for (const key of Object.keys(value)) walkItem(value as Record<string, unknown>, key, node, passes);
     return value;
   }
   if (!node.fields || Array.isArray(value)) return value;
@@ -145,6 +143,17 @@ function walk(value: unknown, node: Node, passes: Passes): unknown {
     }
   }
   return value;
+}
+
+/** One item of a list or map: Go's zero value for a null, then the item's own walk. */
+function walkItem(record: Record<string | number, unknown>, key: string | number, node: Node, passes: Passes): void {
+  let item = record[key];
+  if (item === null && node.zero) item = record[key] = node.zero();
+  if (node.each) {
+    // Written back only when it changed: most values are already in decoded form.
+    const next = walk(item, node.each, passes);
+    if (next !== item) record[key] = next;
+  }
 }
 
 function run(definition: string | undefined, obj: Record<string, unknown>, passes: Passes): void {

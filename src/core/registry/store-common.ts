@@ -54,11 +54,17 @@ function isTerminating(kv: KV): boolean {
 }
 
 /** NamespaceLifecycle: the namespace must exist, and must not be terminating for creates. */
-export async function checkNamespace(ctx: RegistryContext, r: ServedResource, ns: string, name: string): Promise<void> {
-  if (!r.info.namespaced) return;
+export function checkNamespace(ctx: RegistryContext, r: ServedResource, ns: string, name: string): Promise<void> | undefined {
+  if (!r.info.namespaced) return undefined;
   // kube's NamespaceLifecycle reads its informer and looks up live only when the cache misses.
+  // Answered without a promise from the cache (the common case: no microtask turn per create).
   const key = `/core/namespaces/${ns}`;
-  const kv = ctx.mvcc.getCached?.(key) ?? (await ctx.mvcc.get(key));
+  const cached = ctx.mvcc.getCached?.(key);
+  if (cached) return namespaceAdmits(cached, r, ns, name);
+  return ctx.mvcc.get(key).then((kv) => namespaceAdmits(kv, r, ns, name));
+}
+
+function namespaceAdmits(kv: KV | undefined, r: ServedResource, ns: string, name: string): undefined {
   if (!kv) throw notFound('', 'namespaces', ns);
   if (isTerminating(kv)) {
     const err = forbidden(r.info.group, r.info.resource, name, `unable to create new content in namespace ${ns} because it is being terminated`);

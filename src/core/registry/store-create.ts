@@ -51,7 +51,9 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   else delete meta.generation;
   r.strategy.prepareForCreate(obj);
   if (restored && restored.status !== undefined) obj.status = restored.status;
-  await checkNamespace(ctx, r, ns, meta.name ?? '');
+  // Both checks below answer without a promise when they can: awaited only then (a turn each).
+  const namespaceChecked = checkNamespace(ctx, r, ns, meta.name ?? '');
+  if (namespaceChecked) await namespaceChecked;
   // Built-in mutating admission first, then the kind's own hooks (as kube's registry runs after admission).
   await admitCreateMutating(ctx, r, obj, attrs);
   const hooks = hooksFor(ctx, r);
@@ -73,7 +75,8 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
     if (restored && Array.isArray(restored.managedFields) && restored.managedFields.length > 0) meta.managedFields = restored.managedFields;
     else if (owner) trackWrite(r, undefined, obj, '', owner, rfc3339(ctx.now()));
     validateWrite(ctx, r, obj, undefined);
-    await admitCreateValidating(ctx, r, obj, attrs);
+    const validated = admitCreateValidating(ctx, r, obj, attrs);
+    if (validated) await validated;
     if (webhooks) await webhooks.validate(ctx, createReview(r, ns, obj, attrs));
     const stored = storedTextTemplate(storageForm(r, obj));
     checkSize(stored.text);

@@ -18,6 +18,10 @@ describe('ConfigMap', () => {
       ['binaryData[dup]', 'duplicate of key present in data'],
     ]);
   });
+  it('reports keys in Go map order (sorted), whatever order the body had', () => {
+    const errs = cm.validateCreate!({ data: { 'z z': 'x', 'B b': 'x', 'a a': 'x', 'Z:': 'x' }, binaryData: { 'y y': 'AA==', 'c c': 'AA==' } });
+    expect(errs.map((e) => e.field)).toEqual(['data[B b]', 'data[Z:]', 'data[a a]', 'data[z z]', 'binaryData[c c]', 'binaryData[y y]']);
+  });
   it('limits the total size to 1 MiB', () => {
     const errs = cm.validateCreate!({ data: { a: 'x'.repeat(1024 * 1024 + 1) } });
     expect(invalidStatus('', 'ConfigMap', 'c', errs).message).toBe('ConfigMap "c" is invalid: []: Too long: must have at most 1048576 bytes');
