@@ -39,9 +39,10 @@ function configMap(name: string): string {
 }
 
 /** `npm run serve` with these flags in a child process; its kubeconfig goes into `dir`. */
-export async function startHostProcess(dir: string, flags: string[]): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), ...flags], {
-    cwd: REPO_ROOT,
+/** `root`: the checkout whose host runs (an A/B bench runs an older one); `nodeArgs`: e.g. --cpu-prof. */
+export async function startHostProcess(dir: string, flags: string[], opts: { root?: string; nodeArgs?: string[] } = {}): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/hosts/node/main.ts', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), ...flags], {
+    cwd: opts.root ?? REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolvePromise, reject) => {
@@ -56,6 +57,7 @@ export async function startHostProcess(dir: string, flags: string[]): Promise<{ 
   child.removeAllListeners('exit');
   return {
     url,
+    pid: child.pid!,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

@@ -21,6 +21,8 @@ export type RelayConfig =
 
 export interface RelayServer {
   url: string;
+  /** The relay process, for CPU readings (bench/etcd-cpu.ts). */
+  pid: number;
   /** Answer POSTs with `createBytes` (201) and GETs with `getBytes` (200). */
   setAnswers(createBytes: number, getBytes: number): Promise<void>;
   close(): Promise<void>;
@@ -28,8 +30,10 @@ export interface RelayServer {
 
 type RelayMessage = { id: number; op: 'answers'; createBytes: number; getBytes: number } | { id: number; op: 'close' };
 
-export async function startRelayServer(config: RelayConfig): Promise<RelayServer> {
-  const child = fork(fileURLToPath(import.meta.url), [JSON.stringify(config)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** `cpuProfDir`: write the relay's V8 CPU profile there when it exits. */
+export async function startRelayServer(config: RelayConfig, cpuProfDir?: string): Promise<RelayServer> {
+  const profile = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [];
+  const child = fork(fileURLToPath(import.meta.url), [JSON.stringify(config)], { execArgv: [...profile, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`relay server exited with code ${code}`)));
@@ -38,6 +42,7 @@ export async function startRelayServer(config: RelayConfig): Promise<RelayServer
   const call = childCaller<Omit<RelayMessage, 'id'>>(child);
   return {
     url,
+    pid: child.pid!,
     setAnswers: (createBytes, getBytes) => call({ op: 'answers', createBytes, getBytes } as Omit<RelayMessage, 'id'>),
     async close() {
       child.removeAllListeners('exit');
