@@ -55,6 +55,9 @@ export function run(bin: string, args: string[], env: NodeJS.ProcessEnv, opts: R
       clearTimeout(timer);
       resolvePromise({ code: code ?? (signal ? 128 : 1), stdout, stderr });
     });
+    // A client that exits without reading its input (most kubectl commands) closes the pipe
+    // first: EPIPE on stdin is its business, not a failure of the run.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(opts.stdin ?? '');
   });
 }
