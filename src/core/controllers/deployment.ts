@@ -85,10 +85,13 @@ export class DeploymentController implements Controller {
   private async sync(key: string): Promise<void> {
     const cached = this.deployments.get(key);
     if (!cached) return;
-    let d = clone(cached) as Obj;
     // The template stays the informer's object (never mutated: a ReplicaSet's template is made
-    // from a copy of it), so comparing it with the ReplicaSets' templates reuses their texts.
-    if (cached.spec?.template && d.spec) d.spec.template = cached.spec.template;
+    // from a copy of it), so comparing it with the ReplicaSets' templates reuses their texts; it
+    // is left out of the copy (a null holds its place in the key order) rather than copied and
+    // dropped.
+    const template = cached.spec?.template;
+    let d = clone(template ? { ...cached, spec: { ...cached.spec, template: null } } : cached) as Obj;
+    if (template) d.spec.template = template;
     d.apiVersion = 'apps/v1';
     d.kind = 'Deployment';
     const sel = d.spec?.selector;

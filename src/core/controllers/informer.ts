@@ -6,7 +6,7 @@ import type { Obj } from '../registry/objects';
 import { ApiClient, type WatchEvent } from './client';
 import type { Clock } from './clock';
 import { InformerIndexes, type IndexFunc } from './informer-index';
-import { stripManagedFields } from './informer-transform';
+import { stripManagedFields, withCachedSpec } from './informer-transform';
 
 export interface InformerHandlers {
   onAdd?(obj: Obj): void;
@@ -123,9 +123,10 @@ export class Informer {
       // 410 Gone and the like: the stream ends next; the relist then catches up.
       return;
     }
-    const obj = stripManagedFields(e.object);
-    const key = keyOf(obj);
+    const stripped = stripManagedFields(e.object);
+    const key = keyOf(stripped);
     const old = this.cache.get(key);
+    const obj = e.type === 'DELETED' ? stripped : withCachedSpec(stripped, old);
     if (e.type === 'DELETED') {
       this.store(key, old, undefined);
       for (const h of this.handlers) h.onDelete?.(obj);
@@ -142,10 +143,11 @@ export class Informer {
   private replace(items: Obj[]): void {
     const seen = new Set<string>();
     for (const item of items) {
-      const obj = stripManagedFields(item);
-      const key = keyOf(obj);
+      const stripped = stripManagedFields(item);
+      const key = keyOf(stripped);
       seen.add(key);
       const old = this.cache.get(key);
+      const obj = withCachedSpec(stripped, old);
       this.store(key, old, obj);
       if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) continue;
       for (const h of this.handlers) {
