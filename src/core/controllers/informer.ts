@@ -5,6 +5,7 @@
 import type { Obj } from '../registry/objects';
 import { ApiClient, type WatchEvent } from './client';
 import type { Clock } from './clock';
+import { decodeWatchLine, decodesWithoutManagedFields } from './informer-decode';
 import { InformerIndexes, type IndexFunc } from './informer-index';
 import { stripManagedFields, withCachedSpec } from './informer-transform';
 
@@ -101,6 +102,7 @@ export class Informer {
           watching = false;
           if (!this.stopped) void Promise.resolve().then(() => this.listAndWatch());
         },
+        decodesWithoutManagedFields(this.path) ? decodeWatchLine : undefined,
       );
       if (this.stopped) stop();
       else this.stopWatch = () => ((watching = false), stop());
