@@ -42,6 +42,8 @@ function withQuery(path: string, query: Record<string, string | undefined>): str
   return path + (path.includes('?') ? '&' : '?') + parts.join('&');
 }
 
+const parseLine = (line: string) => JSON.parse(line) as WatchEvent;
+
 export class ApiClient {
   /** Requests sent and not yet answered (the idle check of tests waits for none). */
   inFlight = 0;
@@ -114,8 +116,9 @@ export class ApiClient {
   /**
    * A watch from `resourceVersion`: events go to `onEvent` in order, `onEnd` runs once when the
    * stream ends (timeout, 410 in an ERROR event, server shutdown). Returns the stop function.
+   * `decode` turns each line into its event (JSON.parse unless the caller keeps less).
    */
-  async watch(path: string, resourceVersion: string, onEvent: (e: WatchEvent) => void, onEnd: () => void): Promise<() => void> {
+  async watch(path: string, resourceVersion: string, onEvent: (e: WatchEvent) => void, onEnd: () => void, decode: (line: string) => WatchEvent = parseLine): Promise<() => void> {
     const url = withQuery(path, { watch: '1', resourceVersion, allowWatchBookmarks: 'true' });
     const res = await this.send('GET', url);
     if (!isStream(res.body)) {
@@ -137,7 +140,7 @@ export class ApiClient {
         while ((nl = buffered.indexOf('\n')) >= 0) {
           const line = buffered.slice(0, nl);
           buffered = buffered.slice(nl + 1);
-          if (line.trim()) onEvent(JSON.parse(line) as WatchEvent);
+          if (line.trim()) onEvent(decode(line));
         }
         return true;
       },

@@ -110,16 +110,26 @@ export function pausedConditionStatus(d: Obj, now: number): Obj | undefined {
   const c = getCondition(d.status ?? {}, PROGRESSING);
   if (c?.reason === 'ProgressDeadlineExceeded') return undefined;
   const pausedCond = c?.reason === 'DeploymentPaused';
+  // Decided before copying: most syncs neither pause nor resume.
+  if (Boolean(d.spec?.paused) === pausedCond) return undefined;
   const status: Obj = clone(d.status ?? {});
-  if (d.spec?.paused && !pausedCond) setCondition(status, newCondition(PROGRESSING, 'Unknown', 'DeploymentPaused', 'Deployment is paused', now));
-  else if (!d.spec?.paused && pausedCond) setCondition(status, newCondition(PROGRESSING, 'Unknown', 'DeploymentResumed', 'Deployment is resumed', now));
-  else return undefined;
+  if (d.spec?.paused) setCondition(status, newCondition(PROGRESSING, 'Unknown', 'DeploymentPaused', 'Deployment is paused', now));
+  else setCondition(status, newCondition(PROGRESSING, 'Unknown', 'DeploymentResumed', 'Deployment is resumed', now));
   return status;
 }
 
-/** Equal statuses need no write (kube compares with DeepEqual). */
+/** Counts a status may leave out when zero (omitempty): absent and 0 are the same. */
+const ZERO_OMITTED = new Set(['unavailableReplicas', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas']);
+
+/**
+ * Equal statuses need no write (kube compares with DeepEqual). Member by member, without
+ * building normalised copies: a Deployment compares on each of its syncs (one per ReplicaSet
+ * status change in a rollout). Each member is compared by its JSON text, as before.
+ */
 export function sameDeploymentStatus(a: Obj | undefined, b: Obj): boolean {
-  const norm = (s: Obj | undefined) => JSON.stringify({ ...s, unavailableReplicas: s?.unavailableReplicas || undefined, replicas: s?.replicas || undefined, updatedReplicas: s?.updatedReplicas || undefined, readyReplicas: s?.readyReplicas || undefined, availableReplicas: s?.availableReplicas || undefined });
-  const order = (s: Obj) => Object.fromEntries(Object.keys(s).sort().map((k) => [k, s[k]]));
-  return JSON.stringify(order(JSON.parse(norm(a ?? {})))) === JSON.stringify(order(JSON.parse(norm(b))));
+  const x = a ?? {};
+  const member = (s: Obj, k: string) => JSON.stringify(ZERO_OMITTED.has(k) ? s[k] || undefined : s[k]);
+  for (const k of Object.keys(x)) if (member(x, k) !== member(b, k)) return false;
+  for (const k of Object.keys(b)) if (!Object.hasOwn(x, k) && member(b, k) !== undefined) return false;
+  return true;
 }

@@ -85,12 +85,14 @@ export class DeploymentController implements Controller {
   private async sync(key: string): Promise<void> {
     const cached = this.deployments.get(key);
     if (!cached) return;
-    let d = clone(cached) as Obj;
-    // The template stays the informer's object (never mutated: a ReplicaSet's template is made
-    // from a copy of it), so comparing it with the ReplicaSets' templates reuses their texts.
-    if (cached.spec?.template && d.spec) d.spec.template = cached.spec.template;
-    d.apiVersion = 'apps/v1';
-    d.kind = 'Deployment';
+    // kube's DeepCopy, made shallow where nothing below writes: the sync and its helpers build
+    // new metadata, annotations, conditions and ReplicaSet templates instead of changing the
+    // Deployment's, and the status (which they read and copy) is the one part deep-copied.
+    // The spec's template stays the informer's object, so comparing it with the ReplicaSets'
+    // templates reuses their texts (deployment-util's hashless texts, kept per object).
+    let d: Obj = { ...cached, apiVersion: 'apps/v1', kind: 'Deployment', metadata: { ...cached.metadata } };
+    if (cached.spec) d.spec = { ...cached.spec };
+    if (cached.status) d.status = clone(cached.status);
     const sel = d.spec?.selector;
     if (!sel || (!sel.matchLabels && !sel.matchExpressions)) {
       await this.events.record(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');

@@ -5,8 +5,9 @@
 import type { Obj } from '../registry/objects';
 import { ApiClient, type WatchEvent } from './client';
 import type { Clock } from './clock';
+import { decodeWatchLine, decodesWithoutManagedFields } from './informer-decode';
 import { InformerIndexes, type IndexFunc } from './informer-index';
-import { stripManagedFields } from './informer-transform';
+import { stripManagedFields, withCachedSpec } from './informer-transform';
 
 export interface InformerHandlers {
   onAdd?(obj: Obj): void;
@@ -101,6 +102,7 @@ export class Informer {
           watching = false;
           if (!this.stopped) void Promise.resolve().then(() => this.listAndWatch());
         },
+        decodesWithoutManagedFields(this.path) ? decodeWatchLine : undefined,
       );
       if (this.stopped) stop();
       else this.stopWatch = () => ((watching = false), stop());
@@ -123,9 +125,10 @@ export class Informer {
       // 410 Gone and the like: the stream ends next; the relist then catches up.
       return;
     }
-    const obj = stripManagedFields(e.object);
-    const key = keyOf(obj);
+    const stripped = stripManagedFields(e.object);
+    const key = keyOf(stripped);
     const old = this.cache.get(key);
+    const obj = e.type === 'DELETED' ? stripped : withCachedSpec(stripped, old);
     if (e.type === 'DELETED') {
       this.store(key, old, undefined);
       for (const h of this.handlers) h.onDelete?.(obj);
@@ -142,10 +145,11 @@ export class Informer {
   private replace(items: Obj[]): void {
     const seen = new Set<string>();
     for (const item of items) {
-      const obj = stripManagedFields(item);
-      const key = keyOf(obj);
+      const stripped = stripManagedFields(item);
+      const key = keyOf(stripped);
       seen.add(key);
       const old = this.cache.get(key);
+      const obj = withCachedSpec(stripped, old);
       this.store(key, old, obj);
       if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) continue;
       for (const h of this.handlers) {
