@@ -9,9 +9,10 @@
 // refreshed (every 30 minutes) or finished (checked every 6 minutes: quiet for 6 minutes).
 // Entries quiet for 6 minutes are forgotten, so the next occurrence is a new event.
 import type { Obj } from '../registry/objects';
-import { ApiCallError, type ApiClient } from './client';
+import type { ApiClient } from './client';
 import type { Clock } from './clock';
 import { eventName } from './events-correlator';
+import { patchElseCreate } from './events';
 import { stripManagedFields } from './informer-transform';
 
 /**
@@ -125,18 +126,8 @@ export class EventsV1Recorder {
 
   /** recordEvent: a series is patched (created when gone), anything else created. */
   private async write(event: Obj): Promise<Obj | undefined> {
-    const ns = String(event.metadata.namespace);
-    const path = `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
     try {
-      if (event.series) {
-        try {
-          return await this.client.patch(`${path}/${event.metadata.name}`, { series: event.series }, 'strategic');
-        } catch (err) {
-          if (!(err instanceof ApiCallError && err.code === 404)) throw err;
-        }
-      }
-      const { resourceVersion: _rv, ...metadata } = event.metadata as Obj;
-      return await this.client.create(path, { ...event, metadata });
+      return await patchElseCreate(this.client, `/apis/events.k8s.io/v1/namespaces/${event.metadata.namespace}/events`, event, event.series ? { series: event.series } : undefined);
     } catch (err) {
       console.error(`${this.reportingController}: event ${event.reason} not recorded: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;

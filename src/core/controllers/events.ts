@@ -63,24 +63,27 @@ export class EventRecorder {
   }
 
   private async write(event: Obj, patch: Obj | undefined): Promise<void> {
-    const ns = String(event.metadata.namespace);
     try {
-      let written: Obj | undefined;
-      if (patch) {
-        try {
-          written = await this.client.patch(`/api/v1/namespaces/${ns}/events/${event.metadata.name}`, patch, 'strategic');
-        } catch (err) {
-          // The event was deleted (or expired): it is created again, under the same name.
-          if (!(err instanceof ApiCallError && err.code === 404)) throw err;
-        }
-      }
-      if (!written) {
-        const { resourceVersion: _rv, ...metadata } = event.metadata as Obj;
-        written = await this.client.create(`/api/v1/namespaces/${ns}/events`, { ...event, metadata });
-      }
-      this.correlator.written(written);
+      this.correlator.written(await patchElseCreate(this.client, `/api/v1/namespaces/${event.metadata.namespace}/events`, event, patch));
     } catch (err) {
       console.error(`${this.component}: event ${event.reason} not recorded: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
+}
+
+/**
+ * recordEvent's write, for both event APIs: a patch of the named event when there is one, and a
+ * create of the whole event when there is none or the patch finds it gone (deleted or expired),
+ * under the same name.
+ */
+export async function patchElseCreate(client: ApiClient, collection: string, event: Obj, patch: unknown): Promise<Obj> {
+  if (patch !== undefined) {
+    try {
+      return await client.patch(`${collection}/${event.metadata.name}`, patch, 'strategic');
+    } catch (err) {
+      if (!(err instanceof ApiCallError && err.code === 404)) throw err;
+    }
+  }
+  const { resourceVersion: _rv, ...metadata } = event.metadata as Obj;
+  return client.create(collection, { ...event, metadata });
 }
