@@ -7,14 +7,12 @@
 // so a bookmark at it is safe.
 // When etcd compacted past the watch (the host lost etcd for longer than the compaction interval),
 // the mirror lists again; watches of the old history end, and their clients relist (410 on resume).
-import type { Watcher } from 'etcd3';
 import { HistoryWindow } from '../../core/storage/history';
 import { KeyIndex } from '../../core/storage/key-index';
 import { RevisionWaiters } from '../../core/storage/revision-waiters';
 import { WatchHub } from '../../core/storage/watch-hub';
 import { StorageError, type KV, type StoreEvent, type WatchHandle } from '../../core/storage/types';
-import { prefixEnd, type EtcdKv } from './etcd-kv';
-import { fromStored } from './stored-value';
+import { keyAfter, prefixEnd, type EtcdKv, type KvWatch, type WatchReply, type WireKv } from './etcd-kv';
 
 /**
  * A key under the prefix that only moves revisions: when a read's revision (etcd's, which counts
@@ -28,25 +26,13 @@ export const PROGRESS_KEY = '/~progress';
 /** Keys per range while listing the prefix. */
 const LIST_PAGE = 1000;
 
-interface WatchResponse {
-  header: { revision: string };
-  events: Array<{ type: 'Put' | 'Delete' | string; kv: WireKv }>;
-}
-
-interface WireKv {
-  key: Buffer;
-  value: Buffer;
-  create_revision: string;
-  mod_revision: string;
-}
-
 export class EtcdMirror {
   index!: KeyIndex;
   history!: HistoryWindow;
   private hub!: WatchHub;
   readonly waiters = new RevisionWaiters();
   revision = 0;
-  private watcher: Watcher | undefined;
+  private watcher: KvWatch | undefined;
   private stopped = false;
   /** This host's acknowledged writes the mirror has not applied yet, by revision. */
   private readonly acked = new Map<number, { key: string; kv: KV | undefined }>();
@@ -75,7 +61,7 @@ export class EtcdMirror {
     this.waiters.rejectAll(new StorageError('Unavailable', 'store is closed'));
     const watcher = this.watcher;
     this.watcher = undefined;
-    await watcher?.cancel().catch(() => undefined);
+    watcher?.cancel();
   }
 
   /** Lists the prefix at one revision, then watches from the next. */
@@ -93,7 +79,7 @@ export class EtcdMirror {
         if (kv) kvs.push(kv);
       }
       if (!res.more || res.kvs.length === 0) break;
-      start = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
+      start = keyAfter(res.kvs[res.kvs.length - 1]!.key);
     }
     kvs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     this.hub?.cancelAll();
@@ -103,16 +89,19 @@ export class EtcdMirror {
     this.revision = Math.max(this.revision, rev);
     this.waiters.reached(this.revision);
 
-    const watcher = await this.kv.client.watch().prefix(root.toString()).startRevision(String(rev + 1)).create();
+    const watcher = this.kv.watch(
+      root,
+      rev + 1,
+      (res) => this.apply(res),
+      () => {
+        // Canceled by etcd, typically because the resume revision was compacted: start over.
+        if (this.stopped || this.watcher !== watcher) return;
+        this.watcher = undefined;
+        watcher.cancel();
+        void this.reload();
+      },
+    );
     this.watcher = watcher;
-    watcher.on('data', (res) => this.apply(res as unknown as WatchResponse));
-    watcher.on('error', () => {
-      // Canceled by etcd, typically because the resume revision was compacted: start over.
-      if (this.stopped || this.watcher !== watcher) return;
-      this.watcher = undefined;
-      void watcher.cancel().catch(() => undefined);
-      void this.reload();
-    });
   }
 
   private async reload(): Promise<void> {
@@ -126,7 +115,7 @@ export class EtcdMirror {
     }
   }
 
-  private apply(res: WatchResponse): void {
+  private apply(res: WatchReply): void {
     if (this.stopped) return;
     const events: StoreEvent[] = [];
     const time = this.now();

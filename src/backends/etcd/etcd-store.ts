@@ -24,7 +24,7 @@ import {
   type UpdateResult,
   type WatchHandle,
 } from '../../core/storage/types';
-import { EtcdKv, prefixEnd, type EtcdKvOptions } from './etcd-kv';
+import { EtcdKv, keyAfter, prefixEnd, type EtcdKvOptions, type WireKv } from './etcd-kv';
 import { EtcdDbSizes } from './etcd-db-size';
 import { EtcdMirror, PROGRESS_KEY } from './etcd-mirror';
 import { fromStored, toStored } from './stored-value';
@@ -98,7 +98,7 @@ class EtcdStore implements MvccStore {
   async range(prefix: string, opts: RangeOptions = {}): Promise<RangeResult> {
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
     const end = prefixEnd(this.kv.etcdKey(prefix));
-    let start = opts.after === undefined ? this.kv.etcdKey(prefix) : Buffer.concat([this.kv.etcdKey(opts.after), Buffer.from([0])]);
+    let start = opts.after === undefined ? this.kv.etcdKey(prefix) : keyAfter(this.kv.etcdKey(opts.after));
     let rev = opts.rev ?? 0;
     const kvs: KV[] = [];
     let more = false;
@@ -127,18 +127,18 @@ class EtcdStore implements MvccStore {
         kvs.push(found);
       }
       if (more || !res.more || res.kvs.length === 0) break;
-      start = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
+      start = keyAfter(res.kvs[res.kvs.length - 1]!.key);
     }
     let remaining = 0;
     if (kvs.length > 0) {
-      const after = Buffer.concat([this.kv.etcdKey(kvs[kvs.length - 1]!.key), Buffer.from([0])]);
+      const after = keyAfter(this.kv.etcdKey(kvs[kvs.length - 1]!.key));
       remaining = Number((await this.kv.range({ key: after, end, revision: rev, countOnly: true })).count);
     }
     return { kvs, rev, more, remaining };
   }
 
   /** A stored object; undefined for the progress key and values this store did not write. */
-  private decoded(item: { key: Buffer; value: Buffer; create_revision: string; mod_revision: string }): KV | undefined {
+  private decoded(item: WireKv): KV | undefined {
     if (this.kv.storeKey(item.key) === PROGRESS_KEY) return undefined;
     try {
       return this.kv.toKv(item);
@@ -189,7 +189,7 @@ class EtcdStore implements MvccStore {
       const stored = mutation.kind === 'put' ? toStored(mutation.encode) : undefined;
       const res = await this.kv.txn({
         compare: [current ? { key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: current.modRev } : { key: etcdKey, target: 'Version', result: 'Equal', version: 0 }],
-        success: [stored === undefined ? { request_delete_range: { key: etcdKey } } : { request_put: { key: etcdKey, value: Buffer.from(stored) } }],
+        success: [stored === undefined ? { request_delete_range: { key: etcdKey } } : { request_put: { key: etcdKey, value: stored } }],
         failure: [{ request_range: { key: etcdKey } }],
       });
       if (!res.succeeded) {
@@ -224,7 +224,7 @@ class EtcdStore implements MvccStore {
     // mirror's watch never reports. A put of the progress key moves the mirror past it.
     const nudge = setTimeout(() => {
       if (rev > this.mirror.revision && !this.closed) {
-        this.kv.txn({ success: [{ request_put: { key: this.kv.etcdKey(PROGRESS_KEY), value: Buffer.from(String(rev)) } }] }).catch(() => undefined);
+        this.kv.txn({ success: [{ request_put: { key: this.kv.etcdKey(PROGRESS_KEY), value: String(rev) } }] }).catch(() => undefined);
       }
     }, PROGRESS_NUDGE_MS);
     return reached.finally(() => clearTimeout(nudge));
