@@ -53,9 +53,12 @@ export interface TxnReply {
   responses: Array<{ response_range?: { kvs: WireKv[] } }>;
 }
 
+/** A change; `Own`: a write of this host answered before the watch brought it (no value sent). */
+export type WatchChange = { type: 'Put' | 'Delete'; kv: WireKv } | { type: 'Own'; rev: string };
+
 export interface WatchReply {
   header: { revision: string };
-  events: Array<{ type: 'Put' | 'Delete' | string; kv: WireKv }>;
+  events: WatchChange[];
 }
 
 export interface KvWatch {
@@ -88,6 +91,8 @@ export function keyAfter(key: string): string {
 
 interface Pending {
   op: string;
+  /** A txn's commit hook: runs as its answer arrives, before any later message is handled. */
+  committed?: (rev: number) => void;
   resolve(res: unknown): void;
   reject(error: StorageError): void;
 }
@@ -131,8 +136,13 @@ export class EtcdKv {
     return this.call('range', rest, deadlineMs) as Promise<RangeReply>;
   }
 
-  txn(req: TxnRequest): Promise<TxnReply> {
-    return this.call('txn', req) as Promise<TxnReply>;
+  /**
+   * One transaction. `committed`, when given, runs as soon as a successful answer arrives, before
+   * any later message from the client thread: the host applies its write from there, so the
+   * watch event of this revision may then cross as `{type: 'Own'}`, without its value.
+   */
+  txn(req: TxnRequest, committed?: (rev: number) => void): Promise<TxnReply> {
+    return this.call('txn', committed ? { ...req, own: true } : req, undefined, committed) as Promise<TxnReply>;
   }
 
   async compact(revision: number): Promise<void> {
@@ -163,11 +173,11 @@ export class EtcdKv {
     this.failAll('the etcd client is closed');
   }
 
-  private call(op: string, req: object, deadlineMs?: number): Promise<unknown> {
+  private call(op: string, req: object, deadlineMs?: number, committed?: (rev: number) => void): Promise<unknown> {
     if (this.closed) return Promise.reject(new StorageError('Unavailable', `etcd ${op} failed: the etcd client is closed`));
     const id = this.nextId++;
     this.post({ t: 'call', id, op, req, deadlineMs });
-    return new Promise((resolve, reject) => this.pending.set(id, { op, resolve, reject }));
+    return new Promise((resolve, reject) => this.pending.set(id, { op, committed, resolve, reject }));
   }
 
   private post(message: object): void {
@@ -206,7 +216,11 @@ export class EtcdKv {
         const pending = this.pending.get(reply.id);
         if (!pending) continue;
         this.pending.delete(reply.id);
-        if (reply.err === undefined) pending.resolve(reply.res);
+        if (reply.err === undefined) {
+          const res = reply.res as TxnReply;
+          if (pending.committed && res.succeeded) pending.committed(Number(res.header.revision));
+          pending.resolve(res);
+        }
         else pending.reject(etcdError(pending.op, new Error(reply.err)));
       } else {
         const watch = this.watches.get(reply.w);

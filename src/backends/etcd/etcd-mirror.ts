@@ -123,6 +123,18 @@ export class EtcdMirror {
     // key, values this store did not write): all changes up to it have been seen.
     let newest = 0;
     for (const change of res.events) {
+      if (change.type === 'Own') {
+        // A write of this host, acknowledged from etcd's answer before this event came (the
+        // value stayed on the client thread). The stream proves every change before it is in.
+        const rev = Number(change.rev);
+        const own = rev > this.revision ? this.acked.get(rev) : undefined;
+        if (own) {
+          this.acked.delete(rev);
+          newest = Math.max(newest, rev);
+          this.applyChange(own.key, rev, own.kv, time, events);
+        }
+        continue;
+      }
       const rev = Number(change.kv.mod_revision);
       // Already applied (a resumed watch may repeat; most often a write of this host, applied
       // from etcd's answer): skipped before its key is even decoded.

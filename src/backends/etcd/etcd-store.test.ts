@@ -202,3 +202,45 @@ describe('etcd store revisions from outside its prefix', () => {
     expect((await store.range('/', { filter: () => true })).kvs.map((kv) => kv.key)).toEqual(['/cm/ns/mine']);
   });
 });
+
+describe('etcd store keys and own writes across the client thread', () => {
+  it('keeps keys that are not ASCII byte for byte: get, pages, watch and a second store', async () => {
+    const prefix = freshPrefix();
+    const store = await open(prefix);
+    const names = ['/cm/ns/a', '/cm/ns/é', '/cm/ns/ü-2', '/cm/ns/z'];
+    const seen: string[] = [];
+    store.watch('/cm/', store.revision, (ev) => seen.push(ev.key));
+    for (const key of names) await store.create(key, obj(key));
+    expect((await store.get('/cm/ns/é'))?.key).toBe('/cm/ns/é');
+    // etcd orders keys by their bytes: 'z' before 'é' (0xc3 0xa9).
+    const byBytes = [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const first = await store.range('/cm/ns/', { limit: 2 });
+    const rest = await store.range('/cm/ns/', { after: first.kvs[1]!.key, rev: first.rev });
+    expect([...first.kvs, ...rest.kvs].map((kv) => kv.key)).toEqual(byBytes);
+    await settle();
+    expect(seen).toEqual(names);
+    const other = await open(prefix);
+    expect(other.count('/cm/ns/')).toBe(4);
+    expect((await other.range('/cm/ns/')).kvs.map((kv) => kv.key)).toEqual(byBytes);
+  });
+
+  it('applies its own writes in order while writes outside the prefix move etcd revisions between them', async () => {
+    const store = await open(freshPrefix());
+    const { Etcd3 } = await import('etcd3');
+    const client = new Etcd3({ hosts: cluster.servers });
+    const events: StoreEvent[] = [];
+    store.watch('/', store.revision, (ev) => events.push(ev));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        if (i % 3 === 0) await client.put(`/outside-${prefixes}/k${i}`).value('x').exec();
+        return store.create(`/cm/ns/k${i}`, obj(`k${i}`));
+      }),
+    );
+    client.close();
+    await settle();
+    const revs = answers.map((kv) => kv.modRev).sort((a, b) => a - b);
+    expect(events.map((ev) => ev.rev)).toEqual(revs);
+    expect(store.count('/cm/ns/')).toBe(40);
+    expect(store.revision).toBeGreaterThanOrEqual(revs[revs.length - 1]!);
+  });
+});

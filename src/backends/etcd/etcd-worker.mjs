@@ -52,11 +52,13 @@ const calls = {
     return { header: header(res.header), kvs: res.kvs.map(kvOut), more: res.more, count: res.count };
   },
   async txn(req) {
+    const own = req.own === true;
     const res = await client.kv.txn({
       compare: (req.compare ?? []).map((c) => ({ ...c, key: key(c.key) })),
       success: (req.success ?? []).map(opIn),
       failure: (req.failure ?? []).map(opIn),
     });
+    if (own && res.succeeded) ownRevs.add(res.header.revision);
     const responses = res.responses.map((r) => (r.response_range ? { response_range: { kvs: r.response_range.kvs.map(kvOut) } } : {}));
     return { header: header(res.header), succeeded: res.succeeded, responses };
   },
@@ -68,6 +70,24 @@ const calls = {
 
 const watchers = new Map();
 
+/**
+ * Revisions of the host's own writes whose answer went out before their watch event came: the
+ * host applies those from the answer (EtcdMirror.acknowledge), so the event crosses as
+ * `{type: 'Own', rev}`, without its value. Forgotten once the watch has passed them.
+ */
+const ownRevs = new Set();
+
+function watchEvent(ev) {
+  const rev = ev.kv.mod_revision;
+  if (ownRevs.delete(rev)) return { type: 'Own', rev };
+  return { type: ev.type, kv: kvOut(ev.kv) };
+}
+
+function forgetOwnRevs(upTo) {
+  if (ownRevs.size === 0) return;
+  for (const rev of ownRevs) if (Number(rev) <= upTo) ownRevs.delete(rev);
+}
+
 async function watch(id, req) {
   try {
     const watcher = await client.watch().prefix(key(req.key)).startRevision(req.startRev).create();
@@ -78,7 +98,9 @@ async function watch(id, req) {
     }
     watchers.set(id, watcher);
     watcher.on('data', (res) => {
-      send({ w: id, data: { header: header(res.header), events: res.events.map((ev) => ({ type: ev.type, kv: kvOut(ev.kv) })) } });
+      const events = res.events.map(watchEvent);
+      if (res.events.length > 0) forgetOwnRevs(Number(res.events[res.events.length - 1].kv.mod_revision));
+      send({ w: id, data: { header: header(res.header), events } });
     });
     watcher.on('error', (error) => send({ w: id, err: String(error?.message ?? error) }));
   } catch (error) {
