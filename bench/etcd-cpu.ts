@@ -22,9 +22,9 @@ function configMap(name: string): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { 'settings.json': '{"mode":"bench","retries":3}', greeting: 'hello' } });
 }
 
-/** utime + stime of a process, in µs. */
-async function cpuOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+/** utime + stime of a process (or of one thread: `/proc/<pid>/task/<tid>`), in µs. */
+async function cpuOf(pid: number, tid?: number): Promise<number> {
+  const stat = await readFile(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_US;
 }
@@ -38,6 +38,8 @@ interface Target {
   url: string;
   pid: number;
   cpuUs: number[];
+  /** The main thread's share (the JavaScript of the API, or of the relay). */
+  mainUs: number[];
   rates: number[];
 }
 
@@ -66,32 +68,35 @@ async function main(): Promise<void> {
     for (const [i, root] of roots.entries()) {
       const host = await startHost(root, dir, ['--etcd-servers', cluster.servers.join(','), '--etcd-prefix', `/h${i}`], prof);
       hosts.push(host);
-      targets.push({ name: `host ${i} (${root})`, url: host.url, pid: host.pid, cpuUs: [], rates: [] });
+      targets.push({ name: `host ${i} (${root})`, url: host.url, pid: host.pid, cpuUs: [], mainUs: [], rates: [] });
     }
     if (process.argv.includes('--memory')) {
       // The first checkout's host on its in-memory store: the API's own work, without etcd.
       const host = await startHost(roots[0]!, dir, [], prof);
       hosts.push(host);
-      targets.push({ name: `in-memory host (${roots[0]})`, url: host.url, pid: host.pid, cpuUs: [], rates: [] });
+      targets.push({ name: `in-memory host (${roots[0]})`, url: host.url, pid: host.pid, cpuUs: [], mainUs: [], rates: [] });
     }
     const created = await hit(agent, hosts[0]!.url, 'POST', NS_PATH, configMap('bench-size'), true);
     relay = await startRelayServer({ kind: 'etcd', servers: cluster.servers, getKey: '/h0/core/configmaps/default/bench-size', putPrefix: '/relay/', stored: created.body }, prof);
     await relay.setAnswers(created.bytes, 0);
-    targets.push({ name: 'relay (etcd3 client)', url: relay.url, pid: relay.pid, cpuUs: [], rates: [] });
+    targets.push({ name: 'relay (etcd3 client)', url: relay.url, pid: relay.pid, cpuUs: [], mainUs: [], rates: [] });
     for (const t of targets) await concurrent(400, 16, (i) => hit(agent, t.url, 'POST', NS_PATH, configMap(`warm-${i}`)));
     for (let k = 0; k < rounds; k++) {
       // Rotate the order so no target always follows the same one.
       for (let j = 0; j < targets.length; j++) {
         const t = targets[(j + k) % targets.length]!;
-        const before = await cpuOf(t.pid);
+        const [before, mainBefore] = [await cpuOf(t.pid), await cpuOf(t.pid, t.pid)];
         const rate = await concurrent(per, 16, (i) => hit(agent, t.url, 'POST', NS_PATH, configMap(`r${k}-${i}`)));
         t.cpuUs.push(((await cpuOf(t.pid)) - before) / per);
+        t.mainUs.push(((await cpuOf(t.pid, t.pid)) - mainBefore) / per);
         t.rates.push(rate);
       }
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${rounds} rounds of ${per} creates, 16 in flight`);
     for (const t of targets) {
-      console.log(`${t.name}: CPU/create median ${median(t.cpuUs).toFixed(0)} µs (min ${Math.min(...t.cpuUs).toFixed(0)}), creates/s median ${median(t.rates).toFixed(0)}`);
+      console.log(
+        `${t.name}: CPU/create median ${median(t.cpuUs).toFixed(0)} µs (min ${Math.min(...t.cpuUs).toFixed(0)}; main thread ${median(t.mainUs).toFixed(0)}), creates/s median ${median(t.rates).toFixed(0)}`,
+      );
     }
   } finally {
     agent.destroy();
