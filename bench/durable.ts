@@ -68,7 +68,9 @@ export async function startHostProcess(dir: string, flags: string[], opts: { roo
 
 export async function runDurableBench(opts: { samples?: number; warmup?: number } = {}): Promise<DurableResult> {
   const samples = opts.samples ?? 600;
-  const warmup = opts.warmup ?? 100;
+  // Each side gets the same warm-up, long enough for the host's JIT to settle (decision 0055):
+  // its compiler threads compete with the measured creates for the 2 cores for thousands of them.
+  const warmup = opts.warmup ?? 3000;
   const dir = await mkdtemp(join(tmpdir(), 'bench-durable-'));
   const host = await startHostProcess(dir, ['--data-dir', join(dir, 'host')]);
   // Same options as the backend (src/backends/lmdb/lmdb-backend.ts): commits include the fsync.
@@ -163,7 +165,7 @@ export function formatDurable(r: DurableResult): string {
 
 // `npx tsx bench/durable.ts`: this row alone.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runDurableBench().then(
+  runDurableBench({ warmup: process.env.WARMUP ? Number(process.env.WARMUP) : undefined }).then(
     (r) => console.log(formatDurable(r)),
     (err: unknown) => {
       console.error(err);

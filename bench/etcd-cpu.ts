@@ -80,7 +80,8 @@ async function main(): Promise<void> {
     relay = await startRelayServer({ kind: 'etcd', servers: cluster.servers, getKey: '/h0/core/configmaps/default/bench-size', putPrefix: '/relay/', stored: created.body }, prof);
     await relay.setAnswers(created.bytes, 0);
     targets.push({ name: 'relay (etcd3 client)', url: relay.url, pid: relay.pid, cpuUs: [], mainUs: [], rates: [] });
-    for (const t of targets) await concurrent(400, 16, (i) => hit(agent, t.url, 'POST', NS_PATH, configMap(`warm-${i}`)));
+    // The same warm-up for every side, enough for the host's JIT to settle (decision 0055).
+    for (const t of targets) await concurrent(5000, 16, (i) => hit(agent, t.url, 'POST', NS_PATH, configMap(`warm-${i}`)));
     for (let k = 0; k < rounds; k++) {
       // Rotate the order so no target always follows the same one.
       for (let j = 0; j < targets.length; j++) {

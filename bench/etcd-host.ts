@@ -37,6 +37,9 @@ export interface EtcdHostResult {
 export const ETCD_CREATE_TARGET = 0.7;
 export const ETCD_GET_TARGET = 1.5;
 const NS_PATH = '/api/v1/namespaces/default/configmaps';
+/** Requests each side gets before it is measured (decision 0055). */
+const WARM_CREATES = 5000;
+const WARM_GETS = 2000;
 
 function configMap(name: string): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { 'settings.json': '{"mode":"bench","retries":3}', greeting: 'hello' } });
@@ -71,11 +74,14 @@ export async function runEtcdHostBench(opts: { burst?: number; samples?: number 
     const putRaw = (prefix: string) => (i: number) => client.kv.put({ key: Buffer.from(`/bench/${prefix}-${i}`), value: stored });
     const floorCreate = (i: number) => hit(agent16, remote.floorUrl, 'POST', NS_PATH, configMap(`floor-${i}`));
     await remote.setFloorBody(created.bytes, 201);
-    await concurrent(200, 16, createHost('warm'));
-    await concurrent(200, 16, putRaw('warm'));
-    await concurrent(200, 16, floorCreate);
+    // Every side warmed with the same number of requests, enough for the host's JIT to settle:
+    // its compiler threads still cost more CPU than its main thread through the first ~5,000
+    // creates, which the relay's few functions never pay (decision 0055).
+    await concurrent(WARM_CREATES, 16, createHost('warm'));
+    await concurrent(WARM_CREATES, 16, putRaw('warm'));
+    await concurrent(WARM_CREATES, 16, floorCreate);
     const relayCreate = (i: number) => hit(agent16, relayUrl, 'POST', NS_PATH, configMap(`relay-${i}`));
-    await concurrent(200, 16, relayCreate);
+    await concurrent(WARM_CREATES, 16, relayCreate);
     // Rates from the total time of each kind over alternating rounds.
     const rounds = 8;
     const per = Math.ceil(burst / rounds);
@@ -91,11 +97,11 @@ export async function runEtcdHostBench(opts: { burst?: number; samples?: number 
     const rangeRaw = () => client.kv.range({ key });
     const floorGet = () => hit(agent, remote.floorUrl, 'GET', `${NS_PATH}/bench-get`);
     await remote.setFloorBody(got.bytes, 200);
-    await sequential(200, getHost);
-    await sequential(200, rangeRaw);
-    await sequential(200, floorGet);
+    await sequential(WARM_GETS, getHost);
+    await sequential(WARM_GETS, rangeRaw);
+    await sequential(WARM_GETS, floorGet);
     const relayGet = () => hit(agent, relayUrl, 'GET', `${NS_PATH}/bench-get`);
-    await sequential(200, relayGet);
+    await sequential(WARM_GETS, relayGet);
     const gets: number[] = [];
     const ranges: number[] = [];
     const floors: number[] = [];
