@@ -63,7 +63,7 @@ function requiredOf(desc: MessageDesc): { required: Set<string>; definition: str
 function isEmptyValue(f: FieldDesc, v: unknown): boolean {
   if (v === null) return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (f.map) return typeof v === 'object' && Object.keys(v as Obj).length === 0;
+  if (f.map) return typeof v === 'object' && !hasOwnKey(v as Obj);
   // A set pointer is never empty, whatever it points to; nor is a struct.
   if (f.pointer || f.kind === K_MESSAGE) return false;
   switch (f.kind) {
@@ -76,6 +76,12 @@ function isEmptyValue(f: FieldDesc, v: unknown): boolean {
     case K_BOOL:
       return v === false;
   }
+  return false;
+}
+
+/** Whether an object has an own key: the first one answers (no key list per emptiness test). */
+function hasOwnKey(o: Obj): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
   return false;
 }
 

@@ -36,7 +36,10 @@ export type Obj = Record<string, any>;
 function isEmptyValue(v: unknown): boolean {
   if (v === undefined || v === null || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && Object.keys(v as Obj).length === 0;
+  if (typeof v !== 'object') return false;
+  // The first own key answers: no key list per field per write.
+  for (const k in v as Obj) if (Object.hasOwn(v as Obj, k)) return false;
+  return true;
 }
 
 /**
