@@ -3,7 +3,7 @@
 // rounds alternating between the two servers (which goes first alternates too) so both meet the
 // same load. Per round and kind: CPU µs per create on each side (process.cpuUsage) and the ratio
 // new ÷ old; printed are the medians of those over the rounds, with the load average.
-//   npx tsx bench/create-cpu-ab.ts --base ../base [--rounds 30] [--per 300]
+//   npx tsx bench/create-cpu-ab.ts --base ../base [--rounds 30] [--per 300] [--only Deployment] [--new-first]
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -72,9 +72,14 @@ async function main(): Promise<void> {
   const rounds = Number(arg('rounds') ?? 30);
   const per = Number(arg('per') ?? 300);
   const only = arg('only');
+  // `--new-first`: this checkout's code loaded (and compiled) first, to rule out load order.
+  const newFirst = process.argv.includes('--new-first');
+  const roots = newFirst ? [here, resolve(base)] : [resolve(base), here];
+  const loaded = [];
+  for (const root of roots) loaded.push(await (await load(root))({ namespaceDeletionGracePeriodMs: 0 }));
   const sides = [
-    { name: 'old', api: await (await load(resolve(base)))({ namespaceDeletionGracePeriodMs: 0 }) },
-    { name: 'new', api: await (await load(here))({ namespaceDeletionGracePeriodMs: 0 }) },
+    { name: 'old', api: newFirst ? loaded[1]! : loaded[0]! },
+    { name: 'new', api: newFirst ? loaded[0]! : loaded[1]! },
   ];
   const chosen = only ? kinds.filter((k) => k.name.includes(only)) : kinds;
   const load0 = loadavg()[0]!;
@@ -93,7 +98,7 @@ async function main(): Promise<void> {
     }
   }
   const load1 = loadavg()[0]!;
-  console.log(`rounds ${rounds} × ${per}, load ${load0.toFixed(2)} → ${load1.toFixed(2)}`);
+  console.log(`rounds ${rounds} × ${per}${newFirst ? ', new loaded first' : ''}, load ${load0.toFixed(2)} → ${load1.toFixed(2)}`);
   for (const [name, x] of Object.entries(us)) {
     console.log(`${name.padEnd(15)} new÷old ${median(x.ratio).toFixed(3)}  (${median(x.old).toFixed(1)} → ${median(x.new).toFixed(1)} µs CPU)`);
   }
