@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ApiRequest } from '../src/core/meta/types';
+import { cpuBenchDeployment } from './fixtures';
 
 interface Api {
   handle(r: ApiRequest): Promise<{ status: number }>;
@@ -22,16 +23,7 @@ const arg = (name: string): string | undefined => {
 };
 
 const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { 'settings.json': '{"mode":"bench","retries":3}', greeting: 'hello' } });
-const deployment = (name: string) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name, labels: { app: name } },
-  spec: {
-    replicas: 2,
-    selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }], resources: { requests: { cpu: '100m' } } }] } },
-  },
-});
+const deployment = cpuBenchDeployment;
 const post = (url: string, body: unknown): ApiRequest => ({ method: 'POST', url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: enc.encode(JSON.stringify(body)) });
 
 let seq = 0;
