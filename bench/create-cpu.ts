@@ -4,6 +4,7 @@
 //   npx tsx bench/create-cpu.ts [rounds] [per-round]
 import { createApiServer } from '../src/core/api';
 import type { ApiRequest } from '../src/core/meta/types';
+import { cpuBenchDeployment } from './fixtures';
 
 const rounds = Number(process.argv[2] ?? 8);
 const perRound = Number(process.argv[3] ?? 500);
@@ -11,16 +12,7 @@ const IN_FLIGHT = 16;
 const enc = new TextEncoder();
 
 const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(200) } });
-const deployment = (name: string) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name, labels: { app: name } },
-  spec: {
-    replicas: 2,
-    selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }], resources: { requests: { cpu: '100m' } } }] } },
-  },
-});
+const deployment = cpuBenchDeployment;
 
 function post(url: string, body: unknown): ApiRequest {
   return { method: 'POST', url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: enc.encode(JSON.stringify(body)) };

@@ -15,3 +15,17 @@ export const DEPLOYMENT = (name: string) =>
     metadata: { name, labels: { app: name } },
     spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: 'x'.repeat(200) }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } } },
   });
+
+/** The Deployment of the in-process CPU benchmarks (create-cpu.ts, create-cpu-ab.ts). */
+export function cpuBenchDeployment(name: string): object {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels: { app: name } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }], resources: { requests: { cpu: '100m' } } }] } },
+    },
+  };
+}

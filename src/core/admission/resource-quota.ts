@@ -47,11 +47,26 @@ function pretty(m: Map<string, Quantity>): string {
 }
 
 /** Refuses a create that does not fit every quota of its namespace. */
-export async function admitQuota(ctx: RegistryContext, r: ServedResource, ns: string, obj: Obj): Promise<void> {
+/**
+ * Most namespaces have no quota: a count of the index says so without a range read, and then
+ * the create gets no promise to await (the plug-in answers synchronously).
+ */
+export function admitQuota(ctx: RegistryContext, r: ServedResource, ns: string, obj: Obj): Promise<void> | undefined {
   const quotas = served(ctx, '/resourcequotas');
-  if (!quotas || !ns) return;
-  // Most namespaces have no quota: a count of the index says so without a range read.
-  if (ctx.mvcc.count(`${quotas.keyPrefix}${ns}/`) === 0) return;
+  if (!quotas || !ns) return undefined;
+  if (ctx.mvcc.count(quotaPrefix(quotas, ns)) === 0) return undefined;
+  return admitAgainstQuotas(ctx, r, ns, obj, quotas);
+}
+
+/** The last namespace's quota prefix: the same string each create, so its hash is computed once. */
+let lastPrefix = { keyPrefix: '', ns: '', prefix: '' };
+
+function quotaPrefix(quotas: ServedResource, ns: string): string {
+  if (lastPrefix.ns !== ns || lastPrefix.keyPrefix !== quotas.keyPrefix) lastPrefix = { keyPrefix: quotas.keyPrefix, ns, prefix: `${quotas.keyPrefix}${ns}/` };
+  return lastPrefix.prefix;
+}
+
+async function admitAgainstQuotas(ctx: RegistryContext, r: ServedResource, ns: string, obj: Obj, quotas: ServedResource): Promise<void> {
   const all = await listNs(ctx, quotas, ns);
   if (!all.length) return;
   const requested = usageOf(r.info.group, r.info.resource, obj);

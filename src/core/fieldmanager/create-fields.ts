@@ -154,17 +154,9 @@ function emit(level: Node[], includeSelf: boolean, out: { text: string }): Field
   return obj;
 }
 
-// Field names repeat from object to object; their quoted spellings are remembered.
-const quotedFields = new Map<string, string>();
-
+/** Field names repeat from object to object: a field element carries its quoted spelling. */
 function quoted(pe: PathElement): string {
-  if (pe.kind !== 'field') return JSON.stringify(pe.id);
-  let q = quotedFields.get(pe.id);
-  if (q === undefined) {
-    q = JSON.stringify(pe.id);
-    if (quotedFields.size < 50_000) quotedFields.set(pe.id, q);
-  }
-  return q;
+  return pe.kind === 'field' ? pe.quoted : JSON.stringify(pe.id);
 }
 
 function byElement(a: Node, b: Node): number {

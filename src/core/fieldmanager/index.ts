@@ -82,12 +82,22 @@ export function updateManagedFields(args: WriteArgs & { old?: object; next: obje
   if (args.old && args.managed.length === 0) return [];
   const ctx = context(args);
   const skeleton = emptyObject(args.schema);
-  const old = withSkeleton(args.old ? withoutManagedFields(args.old) : {}, skeleton);
   const next = withSkeleton(withoutManagedFields(args.next), skeleton);
   // A create with no managedFields: nobody else owns anything, so the writer simply gets
-  // what the create added (create-fields.ts; same result as the general path).
-  if (!args.old && args.managed.length === 0) return createEntries(args, old, next, ctx);
+  // what the create added (create-fields.ts; same result as the general path), from the kind's
+  // empty object, which the create fast path only reads (made once per skeleton).
+  if (!args.old && args.managed.length === 0) return createEntries(args, emptyFilled(skeleton), next, ctx);
+  const old = withSkeleton(args.old ? withoutManagedFields(args.old) : {}, skeleton);
   return updateByOwnership(args, old, next, ctx);
+}
+
+const emptyFilledBySkeleton = new WeakMap<object, Record<string, unknown>>();
+
+/** withSkeleton({}, skeleton), remembered: read, never written, by createdFieldsV1. */
+function emptyFilled(skeleton: Record<string, unknown>): Record<string, unknown> {
+  let filled = emptyFilledBySkeleton.get(skeleton);
+  if (!filled) emptyFilledBySkeleton.set(skeleton, (filled = withSkeleton({}, skeleton)));
+  return filled;
 }
 
 /** updateManagedFields' general path (exported so tests can hold the create fast path to it). */

@@ -6,7 +6,7 @@ import { compareValues, goJson, type JsonValue, valueToString } from './value';
 import { sortInPlace } from '../codec/sort-in-place';
 
 export type PathElement =
-  | { readonly kind: 'field'; readonly name: string; readonly id: string }
+  | { readonly kind: 'field'; readonly name: string; readonly id: string; /** `id` as a JSON string, for fieldsV1 text. */ readonly quoted: string }
   | { readonly kind: 'key'; readonly fields: ReadonlyArray<readonly [string, JsonValue]>; readonly id: string }
   | { readonly kind: 'value'; readonly value: JsonValue; readonly id: string }
   | { readonly kind: 'index'; readonly index: number; readonly id: string };
@@ -19,7 +19,8 @@ const fieldCache = new Map<string, PathElement>();
 export function fieldElement(name: string): PathElement {
   let pe = fieldCache.get(name);
   if (!pe) {
-    pe = { kind: 'field', name, id: `f:${name}` };
+    const id = `f:${name}`;
+    pe = { kind: 'field', name, id, quoted: JSON.stringify(id) };
     if (fieldCache.size < 50_000) fieldCache.set(name, pe);
   }
   return pe;

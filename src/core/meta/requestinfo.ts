@@ -79,7 +79,30 @@ function goParseQuery(raw: string): URLSearchParams {
   return out;
 }
 
+/** How many distinct request lines requestInfo remembers (object paths: one each). */
+const INFO_CACHE_MAX = 1024;
+const infos = new Map<string, RequestInfo>();
+
+/**
+ * The request info of a method, path and query, shared and frozen: the same collection path is
+ * asked on every create or list (a split, a filter and slices each time), and only `watch` of
+ * the query can change the answer.
+ */
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const watch = (method === 'GET' || method === 'HEAD') && isTrueQueryValue(query.get('watch'));
+  const key = `${watch ? 'w' : '-'}${method} ${path}`;
+  let info = infos.get(key);
+  if (info === undefined) {
+    info = computeRequestInfo(method, path, query);
+    Object.freeze(info.parts);
+    Object.freeze(info);
+    if (infos.size >= INFO_CACHE_MAX) infos.clear();
+    infos.set(key, info);
+  }
+  return info;
+}
+
+function computeRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,
     path,

@@ -45,35 +45,45 @@ function pluginsFor(ctx: RegistryContext, r: ServedResource): readonly Admission
   return plugins;
 }
 
-export async function admitCreateMutating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> {
-  for (const p of pluginsFor(ctx, r)) {
-    // A plug-in that answered synchronously is not awaited (one turn less per plug-in per create).
-    const pending = p.mutateCreate?.(ctx, r, obj, attrs);
-    if (pending) await pending;
-  }
+/**
+ * The built-in mutating plug-ins' create step, in order: a promise only once one of them answers
+ * with one. Most answer synchronously, and an async function here cost every create a promise
+ * and the turns of awaiting it.
+ */
+export function admitCreateMutating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> | undefined {
+  return createStep('mutateCreate', ctx, r, obj, attrs);
+}
+
+/**
+ * The validating plug-ins' create checks, likewise. Most kinds have none (a ConfigMap's only
+ * plug-in is ResourceQuota's mutating one), and awaiting nothing still cost two turns.
+ */
+export function admitCreateValidating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> | undefined {
+  return createStep('validateCreate', ctx, r, obj, attrs);
 }
 
 export function admitUpdateMutating(ctx: RegistryContext, r: ServedResource, next: Obj, old: Obj, attrs?: AdmissionAttributes): void {
   for (const p of pluginsFor(ctx, r)) p.mutateUpdate?.(ctx, r, next, old, attrs);
 }
 
-/**
- * The validating plug-ins in order; a promise only once one of them answers with one. Most kinds
- * have none with a create check (a ConfigMap's only plug-in is ResourceQuota's mutating one), and
- * awaiting nothing still cost the create two turns of the microtask queue.
- */
-export function admitCreateValidating(ctx: RegistryContext, r: ServedResource, obj: Obj, attrs?: AdmissionAttributes): Promise<void> | undefined {
+type CreateStep = 'mutateCreate' | 'validateCreate';
+
+function createStep(step: CreateStep, ctx: RegistryContext, r: ServedResource, obj: Obj, attrs: AdmissionAttributes | undefined): Promise<void> | undefined {
   const plugins = pluginsFor(ctx, r);
   for (let i = 0; i < plugins.length; i++) {
-    const pending = plugins[i]!.validateCreate?.(ctx, r, obj, attrs);
-    if (pending) return validateRest(pending, ctx, r, obj, attrs, plugins, i + 1);
+    const pending = plugins[i]![step]?.(ctx, r, obj, attrs);
+    if (pending) return restOfStep(pending, step, ctx, r, obj, attrs, plugins, i + 1);
   }
   return undefined;
 }
 
-async function validateRest(pending: Promise<void>, ctx: RegistryContext, r: ServedResource, obj: Obj, attrs: AdmissionAttributes | undefined, plugins: readonly AdmissionPlugin[], from: number): Promise<void> {
+async function restOfStep(pending: Promise<void>, step: CreateStep, ctx: RegistryContext, r: ServedResource, obj: Obj, attrs: AdmissionAttributes | undefined, plugins: readonly AdmissionPlugin[], from: number): Promise<void> {
   await pending;
-  for (let i = from; i < plugins.length; i++) await plugins[i]!.validateCreate?.(ctx, r, obj, attrs);
+  for (let i = from; i < plugins.length; i++) {
+    // A plug-in that answered synchronously is not awaited (one turn less per plug-in).
+    const next = plugins[i]![step]?.(ctx, r, obj, attrs);
+    if (next) await next;
+  }
 }
 
 /** The update checks of every validating plug-in, as one (undefined when none has any). */

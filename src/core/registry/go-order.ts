@@ -63,7 +63,7 @@ function requiredOf(desc: MessageDesc): { required: Set<string>; definition: str
 function isEmptyValue(f: FieldDesc, v: unknown): boolean {
   if (v === null) return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (f.map) return typeof v === 'object' && Object.keys(v as Obj).length === 0;
+  if (f.map) return typeof v === 'object' && !hasOwnKey(v as Obj);
   // A set pointer is never empty, whatever it points to; nor is a struct.
   if (f.pointer || f.kind === K_MESSAGE) return false;
   switch (f.kind) {
@@ -76,6 +76,12 @@ function isEmptyValue(f: FieldDesc, v: unknown): boolean {
     case K_BOOL:
       return v === false;
   }
+  return false;
+}
+
+/** Whether an object has an own key: the first one answers (no key list per emptiness test). */
+function hasOwnKey(o: Obj): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
   return false;
 }
 
@@ -203,6 +209,8 @@ export function inGoOrder(desc: MessageDesc, value: unknown, encode = true, keep
   const keys = Object.keys(obj);
   let changed = false;
   let last = -1;
+  // Always-written fields the object has: when it has them all, none needs looking up.
+  let always = 0;
   for (const k of keys) {
     const f = plan.fields.get(k);
     // Keys the message does not have (a top-level kind and apiVersion: TypeMeta is not in the
@@ -212,8 +220,11 @@ export function inGoOrder(desc: MessageDesc, value: unknown, encode = true, keep
     if (f.at < last && encode && !keepOrder) changed = true;
     last = f.at;
     if (f.mode === OMIT_EMPTY ? isEmptyValue(f.desc, obj[k]) : !encode && f.nullZero && obj[k] === null) changed = true;
+    if (f.mode >= ALWAYS_STRUCT) always++;
+    // Once changed, the rebuild below looks at every key again.
+    if (changed) break;
   }
-  for (const f of plan.always) if (!(f.desc.json in obj) && (encode || !f.nullZero)) changed = true;
+  if (!changed && always < plan.always.length) for (const f of plan.always) if (!(f.desc.json in obj) && (encode || !f.nullZero)) changed = true;
   // Values in key order: the object's own, zero values for what Go always writes, and nothing
   // for empty omitempty fields.
   let out: Obj | undefined;
@@ -237,21 +248,39 @@ export function inGoOrder(desc: MessageDesc, value: unknown, encode = true, keep
         if (f.mode === OMIT_EMPTY ? !isEmptyValue(f.desc, v) : encode || !f.nullZero || v !== null) put(out, k, v);
       } else if (f.zero && (encode || !f.nullZero)) put(out, k, f.zero(encode));
     }
+    // Into the values: the rebuilt object's fields are these (the keys the message does not
+    // have are written as they are), so no key list of it and no second lookup per key.
+    for (const f of fields) {
+      const k = f.desc.json;
+      if (Object.hasOwn(out, k)) valueInGoOrder(out, f, k, out[k], encode, topLevel);
+    }
+    return out;
   }
-  const source = out ?? obj;
   // Unchanged, the object's own key list serves again (a second Object.keys per struct was a
   // fair share of a create's garbage).
-  for (const k of out ? Object.keys(out) : keys) {
-    const v = source[k];
+  for (const k of keys) {
+    const v = obj[k];
     // Scalars are done (a null struct is not: it becomes the zero struct).
     if (typeof v !== 'object') continue;
     const f = plan.fields.get(k);
     if (f === undefined) continue;
-    // A stored object's own metadata is put in order by the stored-text writer (orderedMetadata).
-    const next = topLevel && k === 'metadata' ? inGoOrder(f.desc.message!, v, encode, true) : fieldInGoOrder(f, v, encode);
+    const next = childInGoOrder(f, k, v, encode, topLevel);
     if (next !== v) put((out ??= { ...obj }), k, next);
   }
   return out ?? obj;
+}
+
+/** A rebuilt struct's field value, replaced in place when it changes. */
+function valueInGoOrder(out: Obj, f: FieldPlan, k: string, v: unknown, encode: boolean, topLevel: boolean): void {
+  // Scalars are done (a null struct is not: it becomes the zero struct).
+  if (typeof v !== 'object') return;
+  const next = childInGoOrder(f, k, v, encode, topLevel);
+  if (next !== v) put(out, k, next);
+}
+
+function childInGoOrder(f: FieldPlan, k: string, v: unknown, encode: boolean, topLevel: boolean): unknown {
+  // A stored object's own metadata is put in order by the stored-text writer (orderedMetadata).
+  return topLevel && k === 'metadata' ? inGoOrder(f.desc.message!, v, encode, true) : fieldInGoOrder(f, v, encode);
 }
 
 function byGoOrder(a: FieldPlan, b: FieldPlan): number {

@@ -36,7 +36,10 @@ export type Obj = Record<string, any>;
 function isEmptyValue(v: unknown): boolean {
   if (v === undefined || v === null || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && Object.keys(v as Obj).length === 0;
+  if (typeof v !== 'object') return false;
+  // The first own key answers: no key list per field per write.
+  for (const k in v as Obj) if (Object.hasOwn(v as Obj, k)) return false;
+  return true;
 }
 
 /**
@@ -68,14 +71,20 @@ export function orderedMetadata(meta: Obj, resourceVersion?: string, withManaged
  */
 export function toStoredText(obj: Obj, resourceVersion?: string): string {
   if (isCustomApiVersion(obj.apiVersion)) return customStoredText(obj, resourceVersion).text;
+  const { metadata, rest } = builtinStoredText(obj, resourceVersion);
+  return `{"metadata":${metadata}${rest}`;
+}
+
+/** A built-in object's stored text in two pieces: metadata's JSON, and the members after it with the closing brace. */
+function builtinStoredText(obj: Obj, resourceVersion: string | undefined): { metadata: string; rest: string } {
   const desc = goOrderOf(obj.apiVersion, obj.kind);
-  const rest = desc ? (inGoOrder(desc, obj, true, false, true) as Obj) : obj;
-  let text = `{"metadata":${metadataText(rest.metadata ?? {}, resourceVersion)}`;
-  for (const k of Object.keys(rest)) {
+  const ordered = desc ? (inGoOrder(desc, obj, true, false, true) as Obj) : obj;
+  let rest = '';
+  for (const k of Object.keys(ordered)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
-    text = member(text, k, rest[k]);
+    rest = member(rest, k, ordered[k]);
   }
-  return `${member(text, 'status', rest.status)}}`;
+  return { metadata: metadataText(ordered.metadata ?? {}, resourceVersion), rest: `${member(rest, 'status', ordered.status)}}` };
 }
 
 /** `text` followed by `,"key":value` as JSON.stringify writes an object's member (nothing for undefined). */
@@ -175,9 +184,18 @@ const RV_PLACEHOLDER = '"resourceVersion":"0"';
  * built-in object's metadata is serialised first.
  */
 export function storedTextTemplate(obj: Obj): { text: string; withRevision: (rev: number) => string } {
+  if (!isCustomApiVersion(obj.apiVersion)) {
+    // A built-in object's metadata is written first: its resourceVersion is searched for in
+    // metadata's text alone, and the whole text is never flattened here (callers read its length;
+    // the stored text is withRevision's).
+    const { metadata, rest } = builtinStoredText(obj, '0');
+    const at = metadata.indexOf(RV_PLACEHOLDER);
+    const head = `{"metadata":${metadata.slice(0, at + RV_PLACEHOLDER.length - 2)}`;
+    return { text: `{"metadata":${metadata}${rest}`, withRevision: revisionWriter(head, metadata.slice(at + RV_PLACEHOLDER.length - 1) + rest) };
+  }
   // A custom object's keys are sorted, so fields before metadata may hold anything: its
   // resourceVersion is searched for from where metadata starts.
-  const { text, metaAt } = isCustomApiVersion(obj.apiVersion) ? customStoredText(obj, '0') : { text: toStoredText(obj, '0'), metaAt: 0 };
+  const { text, metaAt } = customStoredText(obj, '0');
   const at = text.indexOf(RV_PLACEHOLDER, metaAt);
   return { text, withRevision: revisionWriter(text.slice(0, at + RV_PLACEHOLDER.length - 2), text.slice(at + RV_PLACEHOLDER.length - 1)) };
 }

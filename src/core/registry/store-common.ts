@@ -58,10 +58,18 @@ export function checkNamespace(ctx: RegistryContext, r: ServedResource, ns: stri
   if (!r.info.namespaced) return undefined;
   // kube's NamespaceLifecycle reads its informer and looks up live only when the cache misses.
   // Answered without a promise from the cache (the common case: no microtask turn per create).
-  const key = `/core/namespaces/${ns}`;
+  const key = namespaceKey(ns);
   const cached = ctx.mvcc.getCached?.(key);
   if (cached) return namespaceAdmits(cached, r, ns, name);
   return ctx.mvcc.get(key).then((kv) => namespaceAdmits(kv, r, ns, name));
+}
+
+/** The last namespace's key: the same string on each create into it, hashed once for the index. */
+let lastNamespace = { ns: '', key: '/core/namespaces/' };
+
+function namespaceKey(ns: string): string {
+  if (lastNamespace.ns !== ns) lastNamespace = { ns, key: `/core/namespaces/${ns}` };
+  return lastNamespace.key;
 }
 
 function namespaceAdmits(kv: KV | undefined, r: ServedResource, ns: string, name: string): undefined {

@@ -55,7 +55,8 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   const namespaceChecked = checkNamespace(ctx, r, ns, meta.name ?? '');
   if (namespaceChecked) await namespaceChecked;
   // Built-in mutating admission first, then the kind's own hooks (as kube's registry runs after admission).
-  await admitCreateMutating(ctx, r, obj, attrs);
+  const mutated = admitCreateMutating(ctx, r, obj, attrs);
+  if (mutated) await mutated;
   const hooks = hooksFor(ctx, r);
   const reservation = hooks?.beforeCreate ? await hooks.beforeCreate(ctx, r, obj, attrs) : undefined;
   let kv: KV;
@@ -95,7 +96,9 @@ export async function createObject(ctx: RegistryContext, r: ServedResource, ns: 
   reservation?.commit?.();
   prepareServedTexts(ctx.catalog.codecsAt(r.keyPrefix), kv.value);
   meta.resourceVersion = String(kv.modRev);
-  await hooks?.afterCreate?.(ctx, r, obj);
+  // Awaited only when it returns a promise (awaiting undefined still costs a turn).
+  const after = hooks?.afterCreate?.(ctx, r, obj);
+  if (after) await after;
   return { obj, text: kv.value, created: true, changed: true };
 }
 

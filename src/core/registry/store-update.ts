@@ -52,7 +52,7 @@ export async function updateObject(
     const existing = await ctx.mvcc.get(key);
     if (!existing) {
       try {
-        const attrs = opts.attrs && { ...opts.attrs, operation: 'CREATE' as const, options: { ...opts.attrs.options, kind: 'CreateOptions' } };
+        const attrs = opts.attrs && { ...opts.attrs, auditAnnotations: opts.attrs.auditAnnotations, operation: 'CREATE' as const, options: { ...opts.attrs.options, kind: 'CreateOptions' } };
         return await createObject(ctx, r, ns, createBody(), opts.dryRun, opts.owner, false, attrs);
       } catch (err) {
         if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;

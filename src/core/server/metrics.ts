@@ -35,7 +35,22 @@ export function reportedScope(info: RequestInfo): string {
 }
 
 /** The labels every request metric shares, without code. */
+/**
+ * Labels remembered per request info (shared and frozen, meta/requestinfo.ts) for the verbs whose
+ * labels do not depend on the content type: the same object each request, so the metrics find
+ * its series by identity rather than by a key string built and hashed per request.
+ */
+const labelsByInfo = new WeakMap<RequestInfo, { plain?: Labels; dryRun?: Labels }>();
+
 export function requestLabels(info: RequestInfo, contentType: string | undefined, dryRun: boolean): Labels {
+  if (info.verb === 'patch' || !Object.isFrozen(info)) return makeRequestLabels(info, contentType, dryRun);
+  let known = labelsByInfo.get(info);
+  if (!known) labelsByInfo.set(info, (known = {}));
+  const slot = dryRun ? 'dryRun' : 'plain';
+  return (known[slot] ??= Object.freeze(makeRequestLabels(info, contentType, dryRun)));
+}
+
+function makeRequestLabels(info: RequestInfo, contentType: string | undefined, dryRun: boolean): Labels {
   return {
     verb: reportedVerb(info, contentType),
     dry_run: dryRun ? 'All' : '',
@@ -81,7 +96,7 @@ export class ApiMetrics {
     new Histogram('etcd_request_duration_seconds', '[ALPHA] Etcd request latency in seconds for each operation and object type.', STORAGE_DURATION_BUCKETS),
   );
   /** Per operation and type: its duration series, found with one lookup. */
-  private storageSeries = new Map<string, HistogramSeries>();
+  private storageSeries = new Map<string, Map<string, HistogramSeries>>();
 
   /** A function alone: apiserver_storage_objects at scrape time (tests). */
   constructor(stats: StorageStats | (() => Array<{ resource: string; count: number }>)) {
@@ -114,13 +129,19 @@ export class ApiMetrics {
 
   /** Per label set (from requestLabels): its duration series and its counter per response code, found with one lookup. */
   private requestSeries = new Map<string, { duration: HistogramSeries; byCode: Map<number, { value: number }> }>();
+  /** The same series by a remembered (frozen) labels object: no key string per request. */
+  private seriesByLabels = new WeakMap<Labels, { duration: HistogramSeries; byCode: Map<number, { value: number }> }>();
 
   observeRequest(labels: Labels, code: number, seconds: number): void {
-    const key = `${labels.verb}|${labels.dry_run}|${labels.group}|${labels.version}|${labels.resource}|${labels.subresource}|${labels.scope}|${labels.component}`;
-    let s = this.requestSeries.get(key);
+    let s = this.seriesByLabels.get(labels);
     if (!s) {
-      s = { duration: this.durations.series(labels), byCode: new Map() };
-      this.requestSeries.set(key, s);
+      const key = `${labels.verb}|${labels.dry_run}|${labels.group}|${labels.version}|${labels.resource}|${labels.subresource}|${labels.scope}|${labels.component}`;
+      s = this.requestSeries.get(key);
+      if (!s) {
+        s = { duration: this.durations.series(labels), byCode: new Map() };
+        this.requestSeries.set(key, s);
+      }
+      if (Object.isFrozen(labels)) this.seriesByLabels.set(labels, s);
     }
     let counter = s.byCode.get(code);
     if (!counter) {
@@ -133,11 +154,14 @@ export class ApiMetrics {
 
   /** One storage request: `type` is the Go type kube names (`*core.ConfigMap`, `*apps.DeploymentList`). */
   observeStorage(operation: string, type: string, seconds: number): void {
-    const key = `${operation}|${type}`;
-    let s = this.storageSeries.get(key);
+    // By operation, then type: both are constant strings (hashed once), where a joined key was a
+    // fresh string to hash on every storage call.
+    let byType = this.storageSeries.get(operation);
+    if (!byType) this.storageSeries.set(operation, (byType = new Map()));
+    let s = byType.get(type);
     if (!s) {
       s = this.storageDurations.series({ operation, type });
-      this.storageSeries.set(key, s);
+      byType.set(type, s);
     }
     this.storageDurations.observeSeries(s, seconds);
   }

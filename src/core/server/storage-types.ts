@@ -5,9 +5,14 @@
 // resources. Store keys are `/<storage group>/<resource>/...` (conversion.ts storageKeyPrefix).
 import type { Catalog } from '../registry/catalog';
 
+/** The type names of one storage prefix, made once: a fresh string per storage call was hashed again by the metrics. */
 interface StoredType {
-  pkg: string;
-  kind: string;
+  name: string;
+  listName: string;
+}
+
+function storedType(pkg: string, kind: string): StoredType {
+  return { name: `*${pkg}.${kind}`, listName: `*${pkg}.${kind}List` };
 }
 
 /** The Go package of a storage group's internal types: `rbac.authorization.k8s.io` → `rbac`. */
@@ -25,7 +30,7 @@ export function storageTypeNames(catalog: Catalog): (key: string, list: boolean)
     for (const r of catalog.servedResources()) {
       if (r.info.virtual || byPrefix.has(r.keyPrefix)) continue;
       const storageGroup = r.keyPrefix.split('/')[1] ?? '';
-      byPrefix.set(r.keyPrefix, r.info.custom ? { pkg: 'unstructured', kind: 'Unstructured' } : { pkg: internalPackage(storageGroup), kind: r.info.kind });
+      byPrefix.set(r.keyPrefix, r.info.custom ? storedType('unstructured', 'Unstructured') : storedType(internalPackage(storageGroup), r.info.kind));
     }
     generation = catalog.generation;
   };
@@ -36,6 +41,6 @@ export function storageTypeNames(catalog: Catalog): (key: string, list: boolean)
     if (end < 0) return undefined;
     const found = byPrefix.get(key.slice(0, end + 1));
     if (!found) return undefined;
-    return `*${found.pkg}.${found.kind}${list ? 'List' : ''}`;
+    return list ? found.listName : found.name;
   };
 }

@@ -76,7 +76,17 @@ const QNAME_RE = new RegExp(`^${QNAME_FMT}$`);
 const QNAME_MAX = 63;
 
 /** Label keys, annotation keys (lower-cased first), finalizers: `[prefix/]name`. */
+/** Names found qualified (label and annotation keys, resource names repeat on every write): checked once each. */
+const qualifiedNames = new Set<string>();
+
 export function isQualifiedName(value: string): string[] {
+  if (qualifiedNames.has(value)) return [];
+  const errs = qualifiedNameErrors(value);
+  if (errs.length === 0 && qualifiedNames.size < 8192) qualifiedNames.add(value);
+  return errs;
+}
+
+function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;

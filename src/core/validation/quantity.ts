@@ -15,10 +15,30 @@ export interface Quantity {
 const BINARY: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 
-/** Parses a quantity string; returns undefined when upstream's ParseQuantity would fail. */
+/** How many spellings parseQuantity remembers (requests and limits repeat from object to object). */
+const PARSED_MAX = 4096;
+/** Parsed quantities by spelling (frozen, shared; null: not a quantity). */
+const parsedQuantities = new Map<string, Quantity | null>();
+
+/**
+ * Parses a quantity string; returns undefined when upstream's ParseQuantity would fail. The
+ * answer for a spelling is remembered: a pod template's quantities are parsed by validation,
+ * defaulting and admission on every write, each parse a regular expression and BigInt work.
+ */
 export function parseQuantity(input: unknown): Quantity | undefined {
   if (typeof input === 'number' && Number.isFinite(input)) input = String(input);
   if (typeof input !== 'string') return undefined;
+  let q = parsedQuantities.get(input);
+  if (q === undefined) {
+    q = parseQuantityText(input) ?? null;
+    if (q) Object.freeze(q);
+    if (parsedQuantities.size >= PARSED_MAX) parsedQuantities.clear();
+    parsedQuantities.set(input, q);
+  }
+  return q ?? undefined;
+}
+
+function parseQuantityText(input: string): Quantity | undefined {
   const m = /^([+-]?)([0-9]*\.?[0-9]*)(.*)$/.exec(input);
   if (!m || !/[0-9]/.test(m[2])) return undefined;
   const [, sign, num, suffix] = m;

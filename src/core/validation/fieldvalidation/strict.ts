@@ -46,7 +46,8 @@ export function checkFields(input: FieldCheckInput, ctx: SchemaContext): FieldCh
       })
       .map((x) => x.i);
   }
-  const errors = [...new Set(issues.map((i) => `${i.kind} field ${JSON.stringify(i.path)}`))];
+  // Most bodies have nothing to report: no set and copies for an empty list.
+  const errors = issues.length === 0 ? [] : [...new Set(issues.map((i) => `${i.kind} field ${JSON.stringify(i.path)}`))];
   return { value, errors, yamlDuplicates: input.yamlDuplicates ?? [] };
 }
 

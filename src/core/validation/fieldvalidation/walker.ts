@@ -25,6 +25,19 @@ export class FieldWalker {
   constructor(private readonly ctx: SchemaContext) {}
 
   resolve(s: SchemaNode | undefined): SchemaNode | undefined {
+    if (!s) return s;
+    const defs = this.ctx.definitions;
+    if (!defs) return this.follow(s);
+    // Every object of every body resolves its schema: the answer is fixed per definitions.
+    let cache = resolvedSchemas.get(defs);
+    if (!cache) resolvedSchemas.set(defs, (cache = new WeakMap()));
+    if (cache.has(s)) return cache.get(s);
+    const r = this.follow(s);
+    cache.set(s, r);
+    return r;
+  }
+
+  private follow(s: SchemaNode | undefined): SchemaNode | undefined {
     let cur = s;
     for (let guard = 0; cur && guard < 32; guard++) {
       if (cur.$ref) {
@@ -92,7 +105,7 @@ export class FieldWalker {
     const out: Record<string, unknown> = {};
     for (const e of node.entries) {
       const p = child(path, e.key);
-      const f = this.field(fields, e.key, phase, resourceRoot);
+      const f = this.fieldSchema(fields, e.key);
       if (!f) {
         // Typed decoding reports a repeated unknown field once, as unknown; the CR handler's
         // JSON pass reports it as a duplicate too.
@@ -101,7 +114,7 @@ export class FieldWalker {
         continue;
       }
       if (e.duplicate) this.report('duplicate', p, 'body');
-      setKey(out, e.key, this.walk(e.value, f.schema, p, f.phase, false));
+      setKey(out, e.key, this.walk(e.value, f, p, fieldPhase(fields, e.key, phase, resourceRoot), false));
     }
     return out;
   }
@@ -130,7 +143,7 @@ export class FieldWalker {
     let keep = true;
     let previous: string | undefined;
     for (const key in record) {
-      if ((sorted && previous !== undefined && compareUtf8(previous, key) > 0) || !this.field(fields, key, phase, resourceRoot)) {
+      if ((sorted && previous !== undefined && compareUtf8(previous, key) > 0) || !this.fieldSchema(fields, key)) {
         keep = false;
         break;
       }
@@ -138,7 +151,7 @@ export class FieldWalker {
     }
     const out: Record<string, unknown> = keep ? record : {};
     for (const key of keep ? Object.keys(record) : sortedKeys(record)) {
-      const f = this.field(fields, key, phase, resourceRoot);
+      const f = this.fieldSchema(fields, key);
       if (!f) {
         this.report('unknown', this.segmentsPath(key), fields.custom && phase === 'body' ? 'prune' : phase);
         continue;
@@ -147,7 +160,7 @@ export class FieldWalker {
       let walked = item;
       if (item !== null && typeof item === 'object') {
         this.segments.push(key);
-        walked = this.walkValue(item, f.schema, f.phase, false);
+        walked = this.walkValue(item, f, fieldPhase(fields, key, phase, resourceRoot), false);
         this.segments.pop();
       }
       if (!keep) setKey(out, key, walked);
@@ -156,34 +169,55 @@ export class FieldWalker {
     return out;
   }
 
-  /** What an object node's schema allows, worked out once per object rather than per key. */
+  /**
+   * What an object node's schema allows, worked out once per object rather than per key, and
+   * once per schema for a built-in kind's nested objects (the same answer on every body).
+   */
   private fields(schema: SchemaNode | undefined, resourceRoot: boolean, phase: FieldIssue['phase']): ObjectFields {
     // A custom object's metadata decodes as the typed ObjectMeta (kube's schemaobjectmeta), so
     // typed rules hold below it: managedFields' fieldsV1 is free-form, not pruned.
     const custom = this.ctx.custom === true && phase !== 'metadata' && phase !== 'embedded';
-    const preserve = !schema || schema['x-kubernetes-preserve-unknown-fields'] === true;
-    const props = schema?.properties;
-    const addl = schema?.additionalProperties;
-    return {
-      custom,
-      props,
-      addl: addl && typeof addl === 'object' ? addl : undefined,
-      // Typed kinds treat an object schema without fields as free-form (RawExtension, FieldsV1);
-      // structural CRD schemas prune everything below a bare `type: object`.
-      freeForm: preserve || addl === true || (!custom && !props && addl === undefined),
-      embedded: resourceRoot || schema?.['x-kubernetes-embedded-resource'] === true,
-    };
+    if (custom || resourceRoot || !schema) return objectFields(schema, custom, resourceRoot);
+    let known = typedFields.get(schema);
+    if (!known) typedFields.set(schema, (known = objectFields(schema, false, false)));
+    return known;
   }
 
-  /** The schema (and reporting phase) for one key of an object; undefined for an unknown field. */
-  private field(f: ObjectFields, key: string, phase: FieldIssue['phase'], resourceRoot: boolean): { schema: SchemaNode; phase: FieldIssue['phase'] } | undefined {
-    if (f.custom && f.embedded && (key === 'apiVersion' || key === 'kind')) return { schema: STRING, phase };
-    if (f.custom && f.embedded && key === 'metadata') return { schema: this.objectMeta(), phase: resourceRoot ? 'metadata' : 'embedded' };
-    if (f.props && Object.prototype.hasOwnProperty.call(f.props, key)) return { schema: f.props[key]!, phase };
-    if (f.addl) return { schema: f.addl, phase };
-    if (f.freeForm) return { schema: ANY, phase };
+  /** The schema for one key of an object; undefined for an unknown field. */
+  private fieldSchema(f: ObjectFields, key: string): SchemaNode | undefined {
+    if (f.custom && f.embedded && (key === 'apiVersion' || key === 'kind')) return STRING;
+    if (f.custom && f.embedded && key === 'metadata') return this.objectMeta();
+    if (f.props && Object.prototype.hasOwnProperty.call(f.props, key)) return f.props[key]!;
+    if (f.addl) return f.addl;
+    if (f.freeForm) return ANY;
     return undefined;
   }
+}
+
+/** The reporting phase below one (known) key of an object. */
+function fieldPhase(f: ObjectFields, key: string, phase: FieldIssue['phase'], resourceRoot: boolean): FieldIssue['phase'] {
+  if (f.custom && f.embedded && key === 'metadata') return resourceRoot ? 'metadata' : 'embedded';
+  return phase;
+}
+
+/** Resolved schemas by node, per definitions (fixed at build time; a CRD's come with its own). */
+const resolvedSchemas = new WeakMap<object, WeakMap<SchemaNode, SchemaNode | undefined>>();
+/** A built-in kind's nested objects' fields by schema node: the same for every body. */
+const typedFields = new WeakMap<SchemaNode, ObjectFields>();
+
+function objectFields(schema: SchemaNode | undefined, custom: boolean, resourceRoot: boolean): ObjectFields {
+  const preserve = !schema || schema['x-kubernetes-preserve-unknown-fields'] === true;
+  const props = schema?.properties;
+  const addl = schema?.additionalProperties;
+  return {
+    custom,
+    props,
+    addl: addl && typeof addl === 'object' ? addl : undefined,
+    // Typed kinds treat an object schema without fields as free-form (RawExtension, FieldsV1);
+    // structural CRD schemas prune everything below a bare `type: object`.
+    freeForm: preserve || addl === true || (!custom && !props && addl === undefined),
+    embedded: resourceRoot || schema?.['x-kubernetes-embedded-resource'] === true,
+  };
 }
 
 interface ObjectFields {
