@@ -40,6 +40,9 @@ interface Target {
   cpuUs: number[];
   /** The main thread's share (the JavaScript of the API, or of the relay). */
   mainUs: number[];
+  /** etcd's CPU and this bench process's (the clients) over the same round. */
+  etcdUs: number[];
+  benchUs: number[];
   rates: number[];
 }
 
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
   const per = Number(arg('per') ?? 500);
   const prof = arg('prof');
   const cluster = await startEtcdCluster(1);
+  const etcdPid = cluster.members[0]!.pid!;
   const dir = await mkdtemp(join(tmpdir(), 'bench-etcd-cpu-'));
   const agent = makeAgent(16);
   const hosts: Array<Awaited<ReturnType<typeof startHost>>> = [];
@@ -68,35 +72,38 @@ async function main(): Promise<void> {
     for (const [i, root] of roots.entries()) {
       const host = await startHost(root, dir, ['--etcd-servers', cluster.servers.join(','), '--etcd-prefix', `/h${i}`], prof);
       hosts.push(host);
-      targets.push({ name: `host ${i} (${root})`, url: host.url, pid: host.pid, cpuUs: [], mainUs: [], rates: [] });
+      targets.push({ name: `host ${i} (${root})`, url: host.url, pid: host.pid, cpuUs: [], mainUs: [], etcdUs: [], benchUs: [], rates: [] });
     }
     if (process.argv.includes('--memory')) {
       // The first checkout's host on its in-memory store: the API's own work, without etcd.
       const host = await startHost(roots[0]!, dir, [], prof);
       hosts.push(host);
-      targets.push({ name: `in-memory host (${roots[0]})`, url: host.url, pid: host.pid, cpuUs: [], mainUs: [], rates: [] });
+      targets.push({ name: `in-memory host (${roots[0]})`, url: host.url, pid: host.pid, cpuUs: [], mainUs: [], etcdUs: [], benchUs: [], rates: [] });
     }
     const created = await hit(agent, hosts[0]!.url, 'POST', NS_PATH, configMap('bench-size'), true);
     relay = await startRelayServer({ kind: 'etcd', servers: cluster.servers, getKey: '/h0/core/configmaps/default/bench-size', putPrefix: '/relay/', stored: created.body }, prof);
     await relay.setAnswers(created.bytes, 0);
-    targets.push({ name: 'relay (etcd3 client)', url: relay.url, pid: relay.pid, cpuUs: [], mainUs: [], rates: [] });
+    targets.push({ name: 'relay (etcd3 client)', url: relay.url, pid: relay.pid, cpuUs: [], mainUs: [], etcdUs: [], benchUs: [], rates: [] });
     // The same warm-up for every side, enough for the host's JIT to settle (decision 0055).
     for (const t of targets) await concurrent(5000, 16, (i) => hit(agent, t.url, 'POST', NS_PATH, configMap(`warm-${i}`)));
     for (let k = 0; k < rounds; k++) {
       // Rotate the order so no target always follows the same one.
       for (let j = 0; j < targets.length; j++) {
         const t = targets[(j + k) % targets.length]!;
-        const [before, mainBefore] = [await cpuOf(t.pid), await cpuOf(t.pid, t.pid)];
+        const [before, mainBefore, etcdBefore, benchBefore] = [await cpuOf(t.pid), await cpuOf(t.pid, t.pid), await cpuOf(etcdPid), process.cpuUsage()];
         const rate = await concurrent(per, 16, (i) => hit(agent, t.url, 'POST', NS_PATH, configMap(`r${k}-${i}`)));
         t.cpuUs.push(((await cpuOf(t.pid)) - before) / per);
         t.mainUs.push(((await cpuOf(t.pid, t.pid)) - mainBefore) / per);
+        t.etcdUs.push(((await cpuOf(etcdPid)) - etcdBefore) / per);
+        const bench = process.cpuUsage(benchBefore);
+        t.benchUs.push((bench.user + bench.system) / per);
         t.rates.push(rate);
       }
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${rounds} rounds of ${per} creates, 16 in flight`);
     for (const t of targets) {
       console.log(
-        `${t.name}: CPU/create median ${median(t.cpuUs).toFixed(0)} µs (min ${Math.min(...t.cpuUs).toFixed(0)}; main thread ${median(t.mainUs).toFixed(0)}), creates/s median ${median(t.rates).toFixed(0)}`,
+        `${t.name}: CPU/create median ${median(t.cpuUs).toFixed(0)} µs (min ${Math.min(...t.cpuUs).toFixed(0)}; main thread ${median(t.mainUs).toFixed(0)}; etcd ${median(t.etcdUs).toFixed(0)}, clients ${median(t.benchUs).toFixed(0)}), creates/s median ${median(t.rates).toFixed(0)}`,
       );
     }
   } finally {

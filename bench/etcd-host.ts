@@ -151,7 +151,7 @@ export function formatEtcdHost(r: EtcdHostResult): string {
 
 // `npx tsx bench/etcd-host.ts`: these rows alone.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runEtcdHostBench().then(
+  runEtcdHostBench({ burst: process.env.BURST ? Number(process.env.BURST) : undefined }).then(
     (r) => console.log(formatEtcdHost(r)),
     (err: unknown) => {
       console.error(err);

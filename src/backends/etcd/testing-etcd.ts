@@ -9,6 +9,8 @@ import { join } from 'node:path';
 export interface EtcdMember {
   name: string;
   clientUrl: string;
+  /** The running process's id (undefined while stopped): benches read its CPU time. */
+  readonly pid: number | undefined;
   /** SIGKILL (data kept); start() again brings it back with the same data. */
   kill(): Promise<void>;
   start(): Promise<void>;
@@ -77,6 +79,9 @@ export async function startEtcdCluster(size = 1): Promise<{ members: EtcdMember[
     return {
       name: spec.name,
       clientUrl: spec.client,
+      get pid() {
+        return child?.exitCode === null && child.signalCode === null ? child.pid : undefined;
+      },
       kill: () => exit('SIGKILL'),
       async start() {
         const c = launch();
