@@ -53,13 +53,21 @@ export interface TxnReply {
   responses: Array<{ response_range?: { kvs: WireKv[] } }>;
 }
 
-/** A change; `Own`: a write of this host answered before the watch brought it (no value sent). */
-export type WatchChange = { type: 'Put' | 'Delete'; kv: WireKv } | { type: 'Own'; rev: string };
-
-export interface WatchReply {
-  header: { revision: string };
-  events: WatchChange[];
+/**
+ * What a watch hands over, one etcd watch response at a time: its changes in order, then `end`.
+ * `own`: a write of this host whose answer came first (EtcdKv.write's `committed` has run for it);
+ * its value stays on the client thread.
+ */
+export interface WatchSink {
+  own(rev: number): void;
+  put(kv: WireKv): void;
+  delete(key: string, modRev: number): void;
+  end(headerRev: number, changes: number): void;
+  error(message: string): void;
 }
+
+/** A write's outcome: committed at `rev`, or refused by the compare (`current`: the key now). */
+export type WriteResult = { rev: number } | { conflict: true; current: WireKv | undefined };
 
 export interface KvWatch {
   cancel(): void;
@@ -91,24 +99,29 @@ export function keyAfter(key: string): string {
 
 interface Pending {
   op: string;
-  /** A txn's commit hook: runs as its answer arrives, before any later message is handled. */
+  /** A write's commit hook: runs as its answer arrives, before any later message is handled. */
   committed?: (rev: number) => void;
   resolve(res: unknown): void;
   reject(error: StorageError): void;
 }
 
-type Reply = { id: number; res?: unknown; err?: string } | { w: number; data?: WatchReply; err?: string };
+// Message tags (etcd-worker.mjs describes the messages).
+const [CALL, WRITE, WATCH, UNWATCH, CLOSE] = [0, 1, 2, 3, 4];
+const [RESULT, ERROR, WRITTEN, CONFLICT, EVENTS, WATCH_ERROR] = [0, 1, 2, 3, 4, 5];
+const [OWN, PUT] = [0, 1];
+
+type Reply = unknown[];
 
 export class EtcdKv {
   readonly prefix: string;
   private readonly prefixBytes: string;
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
-  private readonly watches = new Map<number, { onData(res: WatchReply): void; onError(message: string): void }>();
+  private readonly watches = new Map<number, WatchSink>();
   private nextId = 1;
   private closed = false;
   /** Messages of this event-loop turn, posted together (one clone and one wake-up of the worker). */
-  private outbox: object[] = [];
+  private outbox: unknown[][] = [];
 
   constructor(private readonly opts: EtcdKvOptions) {
     this.prefix = opts.prefix.replace(/\/+$/, '');
@@ -136,13 +149,19 @@ export class EtcdKv {
     return this.call('range', rest, deadlineMs) as Promise<RangeReply>;
   }
 
+  txn(req: TxnRequest): Promise<TxnReply> {
+    return this.call('txn', req) as Promise<TxnReply>;
+  }
+
   /**
-   * One transaction. `committed`, when given, runs as soon as a successful answer arrives, before
-   * any later message from the client thread: the host applies its write from there, so the
-   * watch event of this revision may then cross as `{type: 'Own'}`, without its value.
+   * The host's write of one key, as kube's GuaranteedUpdate makes it: one transaction comparing
+   * the key's mod revision (`modRev` 0: the key must not exist), then a put of `value` or, when it
+   * is undefined, a delete; a refused compare answers the key as it is now. `committed` runs as
+   * soon as the answer arrives, before any later message from the client thread: the host applies
+   * its write there, so the watch event of this revision may cross without its value.
    */
-  txn(req: TxnRequest, committed?: (rev: number) => void): Promise<TxnReply> {
-    return this.call('txn', committed ? { ...req, own: true } : req, undefined, committed) as Promise<TxnReply>;
+  write(key: string, modRev: number, value: string | undefined, committed: (rev: number) => void): Promise<WriteResult> {
+    return this.request('txn', [WRITE, 0, key, modRev, value ?? null], committed) as Promise<WriteResult>;
   }
 
   async compact(revision: number): Promise<void> {
@@ -150,14 +169,14 @@ export class EtcdKv {
   }
 
   /** etcd's watch of every key under `prefix` (etcd key bytes) from `startRev`, progress included. */
-  watch(prefix: string, startRev: number, onData: (res: WatchReply) => void, onError: (message: string) => void): KvWatch {
+  watch(prefix: string, startRev: number, sink: WatchSink): KvWatch {
     const id = this.nextId++;
-    this.watches.set(id, { onData, onError });
-    this.post({ t: 'watch', id, key: prefix, startRev: String(startRev) });
+    this.watches.set(id, sink);
+    this.post([WATCH, id, prefix, String(startRev)]);
     return {
       cancel: () => {
         if (!this.watches.delete(id)) return;
-        this.post({ t: 'unwatch', id });
+        this.post([UNWATCH, id]);
       },
     };
   }
@@ -168,19 +187,25 @@ export class EtcdKv {
     const worker = this.worker;
     this.worker = undefined;
     this.outbox = [];
-    worker?.postMessage([{ t: 'close' }]);
+    worker?.postMessage([[CLOSE]]);
     void worker?.terminate();
     this.failAll('the etcd client is closed');
   }
 
-  private call(op: string, req: object, deadlineMs?: number, committed?: (rev: number) => void): Promise<unknown> {
+  private call(op: string, req: object, deadlineMs?: number): Promise<unknown> {
+    return this.request(op, [CALL, 0, op, req, deadlineMs]);
+  }
+
+  /** Posts `message` with a fresh id in its second slot; the promise settles with the answer. */
+  private request(op: string, message: unknown[], committed?: (rev: number) => void): Promise<unknown> {
     if (this.closed) return Promise.reject(new StorageError('Unavailable', `etcd ${op} failed: the etcd client is closed`));
     const id = this.nextId++;
-    this.post({ t: 'call', id, op, req, deadlineMs });
+    message[1] = id;
+    this.post(message);
     return new Promise((resolve, reject) => this.pending.set(id, { op, committed, resolve, reject }));
   }
 
-  private post(message: object): void {
+  private post(message: unknown[]): void {
     if (this.outbox.length === 0) setImmediate(this.flush);
     this.outbox.push(message);
   }
@@ -212,26 +237,50 @@ export class EtcdKv {
 
   private receive(batch: Reply[]): void {
     for (const reply of batch) {
-      if ('id' in reply) {
-        const pending = this.pending.get(reply.id);
-        if (!pending) continue;
-        this.pending.delete(reply.id);
-        if (reply.err === undefined) {
-          const res = reply.res as TxnReply;
-          if (pending.committed && res.succeeded) pending.committed(Number(res.header.revision));
-          pending.resolve(res);
-        }
-        else pending.reject(etcdError(pending.op, new Error(reply.err)));
-      } else {
-        const watch = this.watches.get(reply.w);
-        if (!watch) continue;
-        if (reply.data) watch.onData(reply.data);
+      const tag = reply[0] as number;
+      const id = reply[1] as number;
+      if (tag === EVENTS || tag === WATCH_ERROR) {
+        const sink = this.watches.get(id);
+        if (!sink) continue;
+        if (tag === EVENTS) this.deliver(sink, reply);
         else {
-          this.watches.delete(reply.w);
-          watch.onError(reply.err ?? 'watch failed');
+          this.watches.delete(id);
+          sink.error(reply[2] as string);
         }
+        continue;
+      }
+      const pending = this.pending.get(id);
+      if (!pending) continue;
+      this.pending.delete(id);
+      if (tag === RESULT) pending.resolve(reply[2]);
+      else if (tag === WRITTEN) {
+        const rev = Number(reply[2]);
+        pending.committed?.(rev);
+        pending.resolve({ rev });
+      } else if (tag === CONFLICT) {
+        const current = reply[2] === null ? undefined : { key: reply[2] as string, value: reply[3] as string, create_revision: reply[4] as string, mod_revision: reply[5] as string };
+        pending.resolve({ conflict: true, current });
+      } else pending.reject(etcdError(pending.op, new Error(reply[2] as string)));
+    }
+  }
+
+  /** One watch response: [EVENTS, id, headerRev, ...changes]. */
+  private deliver(sink: WatchSink, reply: Reply): void {
+    let changes = 0;
+    for (let i = 3; i < reply.length; changes++) {
+      const kind = reply[i] as number;
+      if (kind === OWN) {
+        sink.own(Number(reply[i + 1]));
+        i += 2;
+      } else if (kind === PUT) {
+        sink.put({ key: reply[i + 1] as string, value: reply[i + 2] as string, create_revision: reply[i + 3] as string, mod_revision: reply[i + 4] as string });
+        i += 5;
+      } else {
+        sink.delete(reply[i + 1] as string, Number(reply[i + 2]));
+        i += 3;
       }
     }
+    sink.end(Number(reply[2]), changes);
   }
 
   private failAll(message: string): void {
@@ -240,7 +289,7 @@ export class EtcdKv {
     for (const p of pending) p.reject(etcdError(p.op, new Error(message)));
     const watches = [...this.watches.values()];
     this.watches.clear();
-    for (const w of watches) w.onError(message);
+    for (const w of watches) w.error(message);
   }
 }
 

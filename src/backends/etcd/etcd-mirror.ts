@@ -12,7 +12,7 @@ import { KeyIndex } from '../../core/storage/key-index';
 import { RevisionWaiters } from '../../core/storage/revision-waiters';
 import { WatchHub } from '../../core/storage/watch-hub';
 import { StorageError, type KV, type StoreEvent, type WatchHandle } from '../../core/storage/types';
-import { keyAfter, prefixEnd, type EtcdKv, type KvWatch, type WatchReply, type WireKv } from './etcd-kv';
+import { keyAfter, prefixEnd, type EtcdKv, type KvWatch, type WatchSink, type WireKv } from './etcd-kv';
 
 /**
  * A key under the prefix that only moves revisions: when a read's revision (etcd's, which counts
@@ -89,18 +89,19 @@ export class EtcdMirror {
     this.revision = Math.max(this.revision, rev);
     this.waiters.reached(this.revision);
 
-    const watcher = this.kv.watch(
-      root,
-      rev + 1,
-      (res) => this.apply(res),
-      () => {
+    const watcher = this.kv.watch(root, rev + 1, {
+      own: (r) => this.own(r),
+      put: (item) => this.change(Number(item.mod_revision), item.key, item),
+      delete: (key, r) => this.change(r, key, undefined),
+      end: (headerRev, changes) => this.end(headerRev, changes),
+      error: () => {
         // Canceled by etcd, typically because the resume revision was compacted: start over.
         if (this.stopped || this.watcher !== watcher) return;
         this.watcher = undefined;
         watcher.cancel();
         void this.reload();
       },
-    );
+    } satisfies WatchSink);
     this.watcher = watcher;
   }
 
@@ -115,44 +116,56 @@ export class EtcdMirror {
     }
   }
 
-  private apply(res: WatchReply): void {
+  /** The changes of the etcd watch response being applied (they publish together at its end). */
+  private batch: { events: StoreEvent[]; time: number; newest: number } | undefined;
+
+  private current(): { events: StoreEvent[]; time: number; newest: number } {
+    return (this.batch ??= { events: [], time: this.now(), newest: 0 });
+  }
+
+  /**
+   * A write of this host, acknowledged from etcd's answer before its watch event came (its value
+   * stayed on the client thread). The stream proves every change before it is in.
+   */
+  private own(rev: number): void {
     if (this.stopped) return;
-    const events: StoreEvent[] = [];
-    const time = this.now();
-    // Every change of the response counts for the revision, also those skipped (the progress
-    // key, values this store did not write): all changes up to it have been seen.
-    let newest = 0;
-    for (const change of res.events) {
-      if (change.type === 'Own') {
-        // A write of this host, acknowledged from etcd's answer before this event came (the
-        // value stayed on the client thread). The stream proves every change before it is in.
-        const rev = Number(change.rev);
-        const own = rev > this.revision ? this.acked.get(rev) : undefined;
-        if (own) {
-          this.acked.delete(rev);
-          newest = Math.max(newest, rev);
-          this.applyChange(own.key, rev, own.kv, time, events);
-        }
-        continue;
-      }
-      const rev = Number(change.kv.mod_revision);
-      // Already applied (a resumed watch may repeat; most often a write of this host, applied
-      // from etcd's answer): skipped before its key is even decoded.
-      if (rev <= this.revision) continue;
-      const key = this.kv.storeKey(change.kv.key);
-      if (key === undefined) continue;
-      newest = Math.max(newest, rev);
-      if (key === PROGRESS_KEY) continue;
-      if (change.type === 'Put') {
-        const kv = this.decode(change.kv);
-        if (kv) this.applyChange(key, rev, kv, time, events);
-      } else {
-        this.applyChange(key, rev, undefined, time, events);
-      }
+    const own = rev > this.revision ? this.acked.get(rev) : undefined;
+    if (!own) return;
+    const batch = this.current();
+    this.acked.delete(rev);
+    batch.newest = Math.max(batch.newest, rev);
+    this.applyChange(own.key, rev, own.kv, batch.time, batch.events);
+  }
+
+  /** A put (`item` the value) or delete (`item` undefined) of `etcdKey`, from the watch. */
+  private change(rev: number, etcdKey: string, item: WireKv | undefined): void {
+    // Already applied (a resumed watch may repeat; a write of this host applied from etcd's
+    // answer): skipped before its key is even decoded.
+    if (this.stopped || rev <= this.revision) return;
+    const key = this.kv.storeKey(etcdKey);
+    if (key === undefined) return;
+    // Every change counts for the revision, also those skipped (the progress key, values this
+    // store did not write): all changes up to it have been seen.
+    const batch = this.current();
+    batch.newest = Math.max(batch.newest, rev);
+    if (key === PROGRESS_KEY) return;
+    if (item) {
+      const kv = this.decode(item);
+      if (kv) this.applyChange(key, rev, kv, batch.time, batch.events);
+    } else {
+      this.applyChange(key, rev, undefined, batch.time, batch.events);
     }
-    const last = res.events.length === 0 ? Number(res.header.revision) : newest;
+  }
+
+  /** The end of one watch response; with no changes, a progress notification at `headerRev`. */
+  private end(headerRev: number, changes: number): void {
+    const batch = this.batch;
+    this.batch = undefined;
+    if (this.stopped) return;
+    const last = changes === 0 ? headerRev : (batch?.newest ?? 0);
     if (last > this.revision) this.revision = last;
-    this.applyAcknowledged(time, events);
+    const events = batch?.events ?? [];
+    this.applyAcknowledged(batch?.time ?? this.now(), events);
     this.hub.publish(events);
     this.waiters.reached(this.revision);
   }

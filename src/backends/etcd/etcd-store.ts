@@ -185,35 +185,25 @@ class EtcdStore implements MvccStore {
         if (mutation.kind === 'delete') throw new StorageError('NotFound', `key not found: ${key}`, key);
         return { kv: current, prev: current, changed: false };
       }
-      const etcdKey = this.kv.etcdKey(key);
       const stored = mutation.kind === 'put' ? toStored(mutation.encode) : undefined;
       let committed: KV | undefined;
       const before = current;
-      const res = await this.kv.txn(
-        {
-          compare: [before ? { key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: before.modRev } : { key: etcdKey, target: 'Version', result: 'Equal', version: 0 }],
-          success: [stored === undefined ? { request_delete_range: { key: etcdKey } } : { request_put: { key: etcdKey, value: stored } }],
-          failure: [{ request_range: { key: etcdKey } }],
-        },
-        (rev) => {
-          // The watch often brings the write back before etcd's answer: the mirror then holds it.
-          const seen = this.mirror.index.get(key);
-          committed =
-            stored === undefined ? undefined : seen?.modRev === rev ? seen : { key, value: fromStored(stored, rev), createRev: before ? before.createRev : rev, modRev: rev };
-          // Applied now when it is the next change of the prefix, else once the watch has brought
-          // the changes before it (the watch then sends this one without its value).
-          this.mirror.acknowledge(rev, key, committed);
-        },
-      );
-      if (!res.succeeded) {
-        const latest = res.responses[0]?.response_range?.kvs[0];
-        [current, fresh] = [latest ? this.kv.toKv(latest) : undefined, true];
+      const res = await this.kv.write(this.kv.etcdKey(key), before ? before.modRev : 0, stored, (rev) => {
+        // The watch often brings the write back before etcd's answer: the mirror then holds it.
+        const seen = this.mirror.index.get(key);
+        committed =
+          stored === undefined ? undefined : seen?.modRev === rev ? seen : { key, value: fromStored(stored, rev), createRev: before ? before.createRev : rev, modRev: rev };
+        // Applied now when it is the next change of the prefix, else once the watch has brought
+        // the changes before it (the watch then sends this one without its value).
+        this.mirror.acknowledge(rev, key, committed);
+      });
+      if ('conflict' in res) {
+        [current, fresh] = [res.current ? this.kv.toKv(res.current) : undefined, true];
         continue;
       }
-      const rev = Number(res.header.revision);
       // Answered once this host's watches and counts include the write. The write itself is
       // committed either way.
-      if (rev > this.mirror.revision) await this.mirror.waiters.wait(rev, MIRROR_WAIT_MS).catch(() => undefined);
+      if (res.rev > this.mirror.revision) await this.mirror.waiters.wait(res.rev, MIRROR_WAIT_MS).catch(() => undefined);
       return committed ? { kv: committed, prev: before, changed: true } : { prev: before, changed: true };
     }
   }

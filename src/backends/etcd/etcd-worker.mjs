@@ -4,14 +4,23 @@
 // protobuf, the client's pool and retry layers) runs here, on the machine's other core.
 // Plain JavaScript: a worker starts without the TypeScript loader (tsx hosts and vitest alike).
 //
-// Messages in (arrays, one per turn of the host's loop): {t:'call', id, op:'range'|'txn'|'compact', req, deadlineMs?},
-//              {t:'watch', id, key (a prefix), startRev}, {t:'unwatch', id}.
-// Messages out: arrays, one per event-loop turn: {id, res} | {id, err} for calls,
-//               {w, data} | {w, err} for watches.
+// Messages are flat arrays, batched into one array per event-loop turn each way (flat arrays
+// clone for a fraction of nested objects' cost; the tags are in etcd-kv.ts, which speaks for the
+// main thread):
+//   in:  [CALL, id, op, req, deadlineMs] · [WRITE, id, key, modRev, value | null]
+//        [WATCH, id, prefix, startRev] · [UNWATCH, id] · [CLOSE]
+//   out: [RESULT, id, res] · [ERROR, id, message] · [WRITTEN, id, rev]
+//        [CONFLICT, id, key | null, value, createRev, modRev]
+//        [EVENTS, watchId, headerRev, ...changes] · [WATCH_ERROR, watchId, message]
+//   changes: OWN, rev · PUT, key, value, createRev, modRev · DELETE, key, modRev
 // Keys cross as latin1 strings of their bytes (binary-safe), values as UTF-8 text (the store's
 // values are its own JSON text), revisions as decimal strings, as etcd3 gives them.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
+
+const [CALL, WRITE, WATCH, UNWATCH, CLOSE] = [0, 1, 2, 3, 4];
+const [RESULT, ERROR, WRITTEN, CONFLICT, EVENTS, WATCH_ERROR] = [0, 1, 2, 3, 4, 5];
+const [OWN, PUT, DELETE] = [0, 1, 2];
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 const client = new Etcd3({
@@ -33,6 +42,7 @@ function flush() {
   port.postMessage(batch);
 }
 
+const errorText = (error) => String(error?.message ?? error);
 const key = (text) => Buffer.from(text, 'latin1');
 const kvOut = (kv) => ({ key: kv.key.toString('latin1'), value: kv.value.toString(), create_revision: kv.create_revision, mod_revision: kv.mod_revision });
 const header = (h) => ({ revision: h.revision });
@@ -52,13 +62,11 @@ const calls = {
     return { header: header(res.header), kvs: res.kvs.map(kvOut), more: res.more, count: res.count };
   },
   async txn(req) {
-    const own = req.own === true;
     const res = await client.kv.txn({
       compare: (req.compare ?? []).map((c) => ({ ...c, key: key(c.key) })),
       success: (req.success ?? []).map(opIn),
       failure: (req.failure ?? []).map(opIn),
     });
-    if (own && res.succeeded) ownRevs.add(res.header.revision);
     const responses = res.responses.map((r) => (r.response_range ? { response_range: { kvs: r.response_range.kvs.map(kvOut) } } : {}));
     return { header: header(res.header), succeeded: res.succeeded, responses };
   },
@@ -68,63 +76,95 @@ const calls = {
   },
 };
 
-const watchers = new Map();
-
 /**
  * Revisions of the host's own writes whose answer went out before their watch event came: the
- * host applies those from the answer (EtcdMirror.acknowledge), so the event crosses as
- * `{type: 'Own', rev}`, without its value. Forgotten once the watch has passed them.
+ * host applies those from the answer (EtcdMirror.acknowledge), so the event crosses as OWN, rev,
+ * without its value. Forgotten once the watch has passed them.
  */
 const ownRevs = new Set();
 
-function watchEvent(ev) {
-  const rev = ev.kv.mod_revision;
-  if (ownRevs.delete(rev)) return { type: 'Own', rev };
-  return { type: ev.type, kv: kvOut(ev.kv) };
-}
-
-function forgetOwnRevs(upTo) {
-  if (ownRevs.size === 0) return;
-  for (const rev of ownRevs) if (Number(rev) <= upTo) ownRevs.delete(rev);
-}
-
-async function watch(id, req) {
+/** The host's write of one key (GuaranteedUpdate's transaction): compare its revision, put or delete. */
+async function write(id, etcdKey, modRev, value) {
+  const k = key(etcdKey);
   try {
-    const watcher = await client.watch().prefix(key(req.key)).startRevision(req.startRev).create();
+    const res = await client.kv.txn({
+      compare: [modRev > 0 ? { key: k, target: 'Mod', result: 'Equal', mod_revision: modRev } : { key: k, target: 'Version', result: 'Equal', version: 0 }],
+      success: [value === null ? { request_delete_range: { key: k } } : { request_put: { key: k, value: Buffer.from(value) } }],
+      failure: [{ request_range: { key: k } }],
+    });
+    if (res.succeeded) {
+      ownRevs.add(res.header.revision);
+      send([WRITTEN, id, res.header.revision]);
+      return;
+    }
+    const kv = res.responses[0]?.response_range?.kvs[0];
+    send(kv ? [CONFLICT, id, kv.key.toString('latin1'), kv.value.toString(), kv.create_revision, kv.mod_revision] : [CONFLICT, id, null]);
+  } catch (error) {
+    send([ERROR, id, errorText(error)]);
+  }
+}
+
+const watchers = new Map();
+
+function events(id, res) {
+  const out = [EVENTS, id, res.header.revision];
+  for (const ev of res.events) {
+    const kv = ev.kv;
+    if (ownRevs.delete(kv.mod_revision)) out.push(OWN, kv.mod_revision);
+    else if (ev.type === 'Put') out.push(PUT, kv.key.toString('latin1'), kv.value.toString(), kv.create_revision, kv.mod_revision);
+    else out.push(DELETE, kv.key.toString('latin1'), kv.mod_revision);
+  }
+  if (ownRevs.size > 0 && res.events.length > 0) {
+    const upTo = Number(res.events[res.events.length - 1].kv.mod_revision);
+    for (const rev of ownRevs) if (Number(rev) <= upTo) ownRevs.delete(rev);
+  }
+  return out;
+}
+
+async function watch(id, prefix, startRev) {
+  try {
+    const watcher = await client.watch().prefix(key(prefix)).startRevision(startRev).create();
     if (!watchers.has(id)) {
       // Canceled while it was being created.
       void watcher.cancel().catch(() => undefined);
       return;
     }
     watchers.set(id, watcher);
-    watcher.on('data', (res) => {
-      const events = res.events.map(watchEvent);
-      if (res.events.length > 0) forgetOwnRevs(Number(res.events[res.events.length - 1].kv.mod_revision));
-      send({ w: id, data: { header: header(res.header), events } });
-    });
-    watcher.on('error', (error) => send({ w: id, err: String(error?.message ?? error) }));
+    watcher.on('data', (res) => send(events(id, res)));
+    watcher.on('error', (error) => send([WATCH_ERROR, id, errorText(error)]));
   } catch (error) {
-    send({ w: id, err: String(error?.message ?? error) });
+    send([WATCH_ERROR, id, errorText(error)]);
   }
 }
 
 function receive(msg) {
-  if (msg.t === 'call') {
-    const options = msg.deadlineMs === undefined ? undefined : { deadline: Date.now() + msg.deadlineMs };
-    calls[msg.op](msg.req, options).then(
-      (res) => send({ id: msg.id, res }),
-      (error) => send({ id: msg.id, err: String(error?.message ?? error) }),
-    );
-  } else if (msg.t === 'watch') {
-    watchers.set(msg.id, undefined);
-    void watch(msg.id, msg);
-  } else if (msg.t === 'unwatch') {
-    const watcher = watchers.get(msg.id);
-    watchers.delete(msg.id);
-    void watcher?.cancel().catch(() => undefined);
-  } else if (msg.t === 'close') {
-    client.close();
-    port.close();
+  switch (msg[0]) {
+    case WRITE:
+      void write(msg[1], msg[2], msg[3], msg[4]);
+      break;
+    case CALL: {
+      const [, id, op, req, deadlineMs] = msg;
+      const options = deadlineMs === undefined ? undefined : { deadline: Date.now() + deadlineMs };
+      calls[op](req, options).then(
+        (res) => send([RESULT, id, res]),
+        (error) => send([ERROR, id, errorText(error)]),
+      );
+      break;
+    }
+    case WATCH:
+      watchers.set(msg[1], undefined);
+      void watch(msg[1], msg[2], msg[3]);
+      break;
+    case UNWATCH: {
+      const watcher = watchers.get(msg[1]);
+      watchers.delete(msg[1]);
+      void watcher?.cancel().catch(() => undefined);
+      break;
+    }
+    case CLOSE:
+      client.close();
+      port.close();
+      break;
   }
 }
 
