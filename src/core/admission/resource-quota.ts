@@ -46,9 +46,8 @@ function pretty(m: Map<string, Quantity>): string {
   return [...m.keys()].sort().map((k) => `${k}=${formatQuantity(m.get(k)!)}`).join(',');
 }
 
-/** Refuses a create that does not fit every quota of its namespace. */
 /**
- * Most namespaces have no quota: a count of the index says so without a range read, and then
+ * Refuses a create that does not fit every quota of its namespace. Most namespaces have no quota: a count of the index says so without a range read, and then
  * the create gets no promise to await (the plug-in answers synchronously).
  */
 export function admitQuota(ctx: RegistryContext, r: ServedResource, ns: string, obj: Obj): Promise<void> | undefined {

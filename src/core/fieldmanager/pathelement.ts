@@ -26,8 +26,10 @@ export function fieldElement(name: string): PathElement {
   return pe;
 }
 
-/** A list-map item element; the key fields are sorted by name as kube sorts them. */
-/** `fields` (a fresh list: both callers build one) is sorted in place and kept by the element. */
+/**
+ * A list-map item element; the key fields are sorted by name as kube sorts them. `fields` (a
+ * fresh list: both callers build one) is sorted in place and kept by the element.
+ */
 export function keyElement(fields: Array<[string, JsonValue]>): PathElement {
   if (fields.length > 1) sortInPlace(fields, byFieldName);
   let body = '';

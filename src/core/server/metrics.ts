@@ -34,7 +34,6 @@ export function reportedScope(info: RequestInfo): string {
   return info.isResourceRequest ? 'cluster' : '';
 }
 
-/** The labels every request metric shares, without code. */
 /**
  * Labels remembered per request info (shared and frozen, meta/requestinfo.ts) for the verbs whose
  * labels do not depend on the content type: the same object each request, so the metrics find
@@ -42,6 +41,7 @@ export function reportedScope(info: RequestInfo): string {
  */
 const labelsByInfo = new WeakMap<RequestInfo, { plain?: Labels; dryRun?: Labels }>();
 
+/** The labels every request metric shares, without code. */
 export function requestLabels(info: RequestInfo, contentType: string | undefined, dryRun: boolean): Labels {
   if (info.verb === 'patch' || !Object.isFrozen(info)) return makeRequestLabels(info, contentType, dryRun);
   let known = labelsByInfo.get(info);

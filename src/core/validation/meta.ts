@@ -12,17 +12,11 @@ function sortedEntries(m: unknown): [string, unknown][] {
   return Object.entries(m as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-// Label keys repeat from object to object (`app`, `app.kubernetes.io/name`): the valid ones are
-// remembered, and a map whose keys and values are all valid is answered without sorting it.
-const validLabelKeys = new Set<string>();
-const VALID_LABEL_KEYS_MAX = 4096;
-
+// Label keys repeat from object to object (`app`, `app.kubernetes.io/name`; isQualifiedName
+// remembers the valid ones): a map whose keys and values are all valid is answered without
+// sorting it.
 function isValidLabelKey(k: string): boolean {
-  if (validLabelKeys.has(k)) return true;
-  if (isQualifiedName(k).length > 0) return false;
-  if (validLabelKeys.size >= VALID_LABEL_KEYS_MAX) validLabelKeys.clear();
-  validLabelKeys.add(k);
-  return true;
+  return isQualifiedName(k).length === 0;
 }
 
 function allLabelsValid(labels: unknown): boolean {

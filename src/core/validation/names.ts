@@ -75,10 +75,10 @@ const QNAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and
 const QNAME_RE = new RegExp(`^${QNAME_FMT}$`);
 const QNAME_MAX = 63;
 
-/** Label keys, annotation keys (lower-cased first), finalizers: `[prefix/]name`. */
 /** Names found qualified (label and annotation keys, resource names repeat on every write): checked once each. */
 const qualifiedNames = new Set<string>();
 
+/** Label keys, annotation keys (lower-cased first), finalizers: `[prefix/]name`. */
 export function isQualifiedName(value: string): string[] {
   if (qualifiedNames.has(value)) return [];
   const errs = qualifiedNameErrors(value);

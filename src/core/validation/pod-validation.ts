@@ -107,17 +107,7 @@ function validateProbe(probe: unknown, path: string): FieldError[] {
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 
-/** Resource names found valid (the answer depends on the name alone): checked once each. */
-const validResourceNames = new Set<string>();
-
 function validateContainerResourceName(name: string, path: string): FieldError[] {
-  if (validResourceNames.has(name)) return [];
-  const errs = resourceNameErrors(name, path);
-  if (errs.length === 0 && validResourceNames.size < 4096) validResourceNames.add(name);
-  return errs;
-}
-
-function resourceNameErrors(name: string, path: string): FieldError[] {
   const errs = isQualifiedName(name).map((m) => invalid(path, name, m));
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !name.startsWith('hugepages-')) errs.push(invalid(path, name, 'must be a standard resource for containers'));
